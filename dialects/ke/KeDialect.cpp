@@ -1,0 +1,92 @@
+//===- KeDialect.cpp - the ke dialect and its attributes ------------------===//
+//
+// Registers the ops and checks the discardable `ke.*` attributes users put on
+// plain functions, so a typo or a malformed range is caught at parse time
+// rather than producing wrong inputs at evaluation time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/KeDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace ke;
+
+#include "ke/KeDialect.cpp.inc"
+
+void KeDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "ke/KeOps.cpp.inc"
+      >();
+}
+
+static LogicalResult verifyTolerance(Operation *op, NamedAttribute attr) {
+  auto value = dyn_cast<FloatAttr>(attr.getValue());
+  if (!value || value.getValueAsDouble() < 0.0)
+    return op->emitOpError() << "expects '" << attr.getName()
+                             << "' to be a non-negative float, found "
+                             << attr.getValue();
+  return success();
+}
+
+LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
+                                                  NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  bool onFunction = isa<FunctionOpInterface>(op);
+  if (name == kKernelAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()) || !onFunction)
+      return op->emitOpError()
+             << "expects '" << name << "' to be a unit attribute on a function";
+    return success();
+  }
+  if (name == kAtolAttrName || name == kRtolAttrName)
+    return verifyTolerance(op, attr);
+  if (name == kSelectedAttrName || name == kStrategyAttrName) {
+    if (!isa<StringAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "expects '" << name << "' to be a string attribute";
+    return success();
+  }
+  return op->emitOpError() << "has unknown ke attribute '" << name
+                           << "'; known: ke.kernel, ke.atol, ke.rtol, "
+                              "ke.selected, ke.strategy";
+}
+
+LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,
+                                                  unsigned regionIndex,
+                                                  unsigned argIndex,
+                                                  NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kRangeAttrName)
+    return op->emitOpError() << "has unknown ke argument attribute '" << name
+                             << "' on argument #" << argIndex
+                             << "; known: ke.range";
+  auto range = dyn_cast<ArrayAttr>(attr.getValue());
+  auto bound = [&](unsigned i) -> std::optional<int64_t> {
+    if (auto value = dyn_cast<IntegerAttr>(range[i]))
+      return value.getValue().getSExtValue();
+    return std::nullopt;
+  };
+  if (!range || range.size() != 2 || !bound(0) || !bound(1))
+    return op->emitOpError()
+           << "expects 'ke.range' on argument #" << argIndex
+           << " to be [lo, hi] with two integers, found " << attr.getValue();
+  if (*bound(0) >= *bound(1))
+    return op->emitOpError()
+           << "expects 'ke.range' on argument #" << argIndex
+           << " to be a non-empty half-open range lo < hi, found [" << *bound(0)
+           << ", " << *bound(1) << "]";
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty())
+    return success();
+  Type type = region.front().getArgument(argIndex).getType();
+  if (!isa<IntegerType, IndexType>(getElementTypeOrSelf(type)))
+    return op->emitOpError() << "expects 'ke.range' only on integer arguments, "
+                                "but argument #"
+                             << argIndex << " has type " << type;
+  return success();
+}

@@ -1,0 +1,53 @@
+//===- KeDialect.td - the ke dialect -----------------------*- tablegen -*-===//
+//
+// The dialect that holds kernels under optimization and their candidate tree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_DIALECT_TD
+#define KE_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Ke_Dialect : Dialect {
+  let name = "ke";
+  let cppNamespace = "::ke";
+  let summary = "Kernels under search-based optimization and their candidates";
+  let description = [{
+    The `ke` dialect holds a kernel under optimization as IR: a `ke.kernel`
+    owns the reference implementation (a `func.func` on tensors) and the tree
+    of `ke.candidate` ops proposed for it, each with its payload function, the
+    candidate it was derived from, who proposed it, with which strategy, and
+    what was measured when it was evaluated.
+
+    The dialect also gives meaning to a few discardable attributes that users
+    put on ordinary functions:
+
+    * `ke.kernel` (unit, on a `func.func`): this function is a kernel to
+      optimize.
+    * `ke.atol`, `ke.rtol` (float, on a `func.func`): the tolerances used when
+      a candidate's outputs are compared with the reference's.
+    * `ke.range = [lo, hi]` (on an integer argument): the half-open range
+      `lo <= x < hi` from which inputs for this argument are drawn, e.g. the
+      valid indices of a gather.
+    * `ke.selected`, `ke.strategy` (string, on a `func.func`): written by
+      `ke-select-best` to say which candidate replaced the kernel and how it
+      was made.
+  }];
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Names of the discardable attributes this dialect understands.
+    static constexpr llvm::StringLiteral kKernelAttrName = "ke.kernel";
+    static constexpr llvm::StringLiteral kAtolAttrName = "ke.atol";
+    static constexpr llvm::StringLiteral kRtolAttrName = "ke.rtol";
+    static constexpr llvm::StringLiteral kRangeAttrName = "ke.range";
+    static constexpr llvm::StringLiteral kSelectedAttrName = "ke.selected";
+    static constexpr llvm::StringLiteral kStrategyAttrName = "ke.strategy";
+  }];
+}
+
+class Ke_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Ke_Dialect, mnemonic, traits>;
+
+#endif // KE_DIALECT_TD

@@ -1,0 +1,52 @@
+//===- CPURunner.h - JIT-compiling and calling a kernel on the host -*- C++ -*-===//
+
+#ifndef KE_EVAL_CPURUNNER_H
+#define KE_EVAL_CPURUNNER_H
+
+#include "ke/Eval/KernelSignature.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace mlir {
+class ExecutionEngine;
+namespace func {
+class FuncOp;
+} // namespace func
+} // namespace mlir
+
+namespace ke {
+struct LowerCPUOptions;
+} // namespace ke
+
+namespace ke::eval {
+
+/// One kernel lowered with ke-lower-cpu and JIT-compiled for the host.
+class CPUKernel {
+public:
+  /// Lowers a copy of `function` (inputs are read-only: the kernel may not
+  /// write them in place) and JIT-compiles it. Errors start with the stage
+  /// that failed: "lower: ..." or "jit: ...", and carry MLIR's diagnostics.
+  static llvm::Expected<std::unique_ptr<CPUKernel>>
+  compile(mlir::func::FuncOp function, const LowerCPUOptions &options,
+          const KernelSignature &signature);
+  ~CPUKernel();
+
+  /// Calls the kernel once. With `results`, copies each result out; either
+  /// way frees what the kernel allocated. Fails when a result aliases an
+  /// input or comes back with the wrong shape.
+  llvm::Error run(llvm::ArrayRef<HostTensor> inputs,
+                  llvm::SmallVectorImpl<HostTensor> *results);
+
+private:
+  CPUKernel() = default;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  void (*entry)(void **) = nullptr;
+  KernelSignature signature;
+};
+
+} // namespace ke::eval
+
+#endif // KE_EVAL_CPURUNNER_H

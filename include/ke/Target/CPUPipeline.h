@@ -1,0 +1,42 @@
+//===- CPUPipeline.h - ke-lower-cpu -----------------------------*- C++ -*-===//
+//
+// The pipeline that lowers tensor-level kernels to the LLVM dialect for the
+// host CPU: tensors -> bufferize -> loops/vectors -> LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_TARGET_CPUPIPELINE_H
+#define KE_TARGET_CPUPIPELINE_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace ke {
+
+struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
+  Option<bool> naive{*this, "naive",
+                     llvm::cl::desc("Plain scalar loops with no schedule: the "
+                                    "reference semantics"),
+                     llvm::cl::init(false)};
+  Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("Vector width of the default schedule (ignored with "
+                     "naive)"),
+      llvm::cl::init(8)};
+};
+
+/// Appends the CPU lowering to `pm`, which must be anchored on builtin.module.
+/// Fails (with a message in `errors`) only if a pass is not registered.
+llvm::LogicalResult buildLowerCPUPipeline(mlir::OpPassManager &pm,
+                                          const LowerCPUOptions &options,
+                                          llvm::raw_ostream &errors);
+
+/// Registers `ke-lower-cpu` with the pass registry.
+void registerLowerCPUPipeline();
+
+} // namespace ke
+
+#endif // KE_TARGET_CPUPIPELINE_H

@@ -1,0 +1,38 @@
+//===- Passes.h - ke passes -------------------------------------*- C++ -*-===//
+
+#ifndef KE_TRANSFORMS_PASSES_H
+#define KE_TRANSFORMS_PASSES_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class ModuleOp;
+namespace func {
+class FuncOp;
+} // namespace func
+namespace linalg {
+class LinalgDialect;
+} // namespace linalg
+namespace scf {
+class SCFDialect;
+} // namespace scf
+namespace tensor {
+class TensorDialect;
+} // namespace tensor
+namespace vector {
+class VectorDialect;
+} // namespace vector
+} // namespace mlir
+
+namespace ke {
+class KeDialect;
+
+#define GEN_PASS_DECL
+#include "ke/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "ke/Transforms/Passes.h.inc"
+
+} // namespace ke
+
+#endif // KE_TRANSFORMS_PASSES_H

@@ -1,0 +1,68 @@
+//===- Inputs.cpp - deterministic seeded kernel inputs --------------------===//
+//
+// A fixed generator (splitmix64) rather than <random>'s distributions, whose
+// output is implementation-defined: the same seed must mean the same inputs
+// on every machine and standard library, so failures reproduce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Eval/Inputs.h"
+
+#include <algorithm>
+
+using namespace ke::eval;
+
+namespace {
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1) with 53 random bits.
+  double nextUnit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+  /// Uniform in [lo, hi), hi > lo.
+  int64_t nextInRange(int64_t lo, int64_t hi) {
+    uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    return lo + static_cast<int64_t>(next() % span);
+  }
+
+private:
+  uint64_t state;
+};
+} // namespace
+
+std::pair<int64_t, int64_t>
+ke::eval::getDefaultIntegerRange(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::I1:
+    return {0, 2};
+  case ElementKind::I8:
+    return {-8, 8};
+  default:
+    return {-64, 64};
+  }
+}
+
+HostTensor ke::eval::makeInput(const TensorSpec &spec, uint64_t seed,
+                               unsigned argIndex) {
+  HostTensor tensor(spec);
+  SplitMix64 generator(seed * 0x100000001b3ull + argIndex * 0x9e3779b9ull + 1);
+  int64_t count = tensor.getNumElements();
+  if (isFloatKind(spec.kind)) {
+    for (int64_t i = 0; i < count; ++i)
+      tensor.setFromDouble(i, generator.nextUnit() * 2.0 - 1.0);
+    return tensor;
+  }
+  auto [lo, hi] = spec.range ? *spec.range : getDefaultIntegerRange(spec.kind);
+  if (spec.kind == ElementKind::I1) {
+    lo = std::max<int64_t>(lo, 0);
+    hi = std::min<int64_t>(hi, 2);
+  }
+  for (int64_t i = 0; i < count; ++i)
+    tensor.setFromInt(i, generator.nextInRange(lo, hi));
+  return tensor;
+}

@@ -1,0 +1,59 @@
+//===- CPUPipeline.cpp - ke-lower-cpu -------------------------------------===//
+//
+// The pipeline is written as pass-pipeline text on purpose: it reads like the
+// `mlir-opt` command a user would type, and every stage can be reproduced or
+// bisected by hand with `ke-opt --pass-pipeline=...`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Target/CPUPipeline.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace {
+/// Function results become freshly allocated buffers with identity layouts,
+/// and temporaries are freed, so a kernel can be called in a timing loop.
+constexpr llvm::StringLiteral kBufferize =
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-deallocation-pipeline,";
+
+constexpr llvm::StringLiteral kToLLVM =
+    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+    "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-llvm,"
+    "convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts";
+} // namespace
+
+LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
+                                        const LowerCPUOptions &options,
+                                        llvm::raw_ostream &errors) {
+  std::string text;
+  if (options.naive) {
+    text = (kBufferize + "func.func(convert-linalg-to-loops)," + kToLLVM).str();
+  } else {
+    text = llvm::formatv(
+        "func.func(ke-tile-and-vectorize{{vector-width={0}},canonicalize,cse),"
+        "{1}func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
+        "canonicalize),convert-vector-to-scf,{2}",
+        static_cast<int64_t>(options.vectorWidth), kBufferize, kToLLVM);
+  }
+  return parsePassPipeline(text, pm, errors);
+}
+
+void ke::registerLowerCPUPipeline() {
+  PassPipelineRegistration<LowerCPUOptions>(
+      "ke-lower-cpu",
+      "Lower tensor kernels to the LLVM dialect for the host CPU "
+      "(bufferize, loops or vectors, LLVM). The default tiles and "
+      "vectorizes every linalg op (ke-tile-and-vectorize); naive=true emits "
+      "plain scalar loops, the reference semantics.",
+      [](OpPassManager &pm, const LowerCPUOptions &options) {
+        if (failed(buildLowerCPUPipeline(pm, options, llvm::errs())))
+          llvm::report_fatal_error("ke-lower-cpu: could not build pipeline");
+      });
+}

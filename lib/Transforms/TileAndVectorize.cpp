@@ -1,0 +1,116 @@
+//===- TileAndVectorize.cpp - ke-tile-and-vectorize -----------------------===//
+//
+// The default, search-free CPU schedule: tile every linalg op down to one
+// vector of work along its best-suited loop and vectorize the tile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KETILEANDVECTORIZE
+#include "ke/Transforms/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+
+namespace {
+/// Picks the loop to vectorize: the one that is the fastest-varying index of
+/// the most data (operands weighted by their element count), so vector loads
+/// are contiguous where the bytes are. Parallel loops win ties. Only loops
+/// whose trip count is a multiple of `width` qualify (no masking needed).
+std::optional<unsigned> chooseVectorLoop(linalg::LinalgOp op,
+                                         ArrayRef<int64_t> bounds,
+                                         int64_t width) {
+  SmallVector<int64_t> contiguousElements(bounds.size(), 0);
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto shaped = dyn_cast<ShapedType>(operand.get().getType());
+    if (!shaped || !shaped.hasStaticShape() || shaped.getRank() == 0)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    auto innermost = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (innermost)
+      contiguousElements[innermost.getPosition()] += shaped.getNumElements();
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<unsigned> best;
+  auto better = [&](unsigned loop) {
+    if (!best)
+      return true;
+    if (contiguousElements[loop] != contiguousElements[*best])
+      return contiguousElements[loop] > contiguousElements[*best];
+    return iterators[loop] == utils::IteratorType::parallel &&
+           iterators[*best] != utils::IteratorType::parallel;
+  };
+  for (unsigned loop = 0; loop < bounds.size(); ++loop) {
+    if (bounds[loop] % width != 0)
+      continue;
+    if (better(loop))
+      best = loop;
+  }
+  return best;
+}
+
+struct TileAndVectorizePass
+    : ke::impl::KeTileAndVectorizeBase<TileAndVectorizePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (vectorWidth < 1) {
+      getOperation().emitError()
+          << "ke-tile-and-vectorize: vector-width must be positive, found "
+          << vectorWidth;
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops)
+      tileAndVectorize(rewriter, op);
+  }
+
+  void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op) {
+    if (!op.hasPureTensorSemantics())
+      return;
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
+      return;
+    std::optional<unsigned> vectorLoop =
+        chooseVectorLoop(op, bounds, vectorWidth);
+    if (!vectorLoop)
+      return;
+
+    SmallVector<OpFoldResult> tileSizes;
+    for (unsigned loop = 0; loop < bounds.size(); ++loop)
+      tileSizes.push_back(rewriter.getIndexAttr(
+          loop == *vectorLoop ? static_cast<int64_t>(vectorWidth) : 1));
+    scf::SCFTilingOptions options;
+    options.setTileSizes(tileSizes);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled))
+      return;
+    rewriter.replaceOp(op, tiled->replacements);
+
+    for (Operation *tile : tiled->tiledOps) {
+      rewriter.setInsertionPoint(tile);
+      FailureOr<linalg::VectorizationResult> vectorized =
+          linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},
+                            /*inputScalableVecDims=*/{},
+                            /*vectorizeNDExtract=*/true);
+      if (succeeded(vectorized))
+        rewriter.replaceOp(tile, vectorized->replacements);
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,21 @@
+# lit configuration for ke's tests.
+import os
+import lit.formats
+
+config.name = "ke"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ke_obj_root, "test")
+
+# The ke tools first, then LLVM's (FileCheck, not, mlir-opt).
+config.environment["PATH"] = os.pathsep.join(
+    [config.ke_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# One shared cache of the calibrated peaks for the whole test run.
+config.environment["KE_CACHE_DIR"] = os.path.join(config.ke_obj_root, "test", "cache")
+
+config.substitutions.append(("%ke_plugin", os.path.join(config.ke_lib_dir, "libke-plugin.so")))
+config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+config.substitutions.append(("%bench", os.path.join(config.ke_src_root, "bench")))
+config.substitutions.append(("%examples", os.path.join(config.ke_src_root, "examples")))

@@ -1,0 +1,542 @@
+//===- ke-run.cpp - the ke hardware interpreter ---------------------------===//
+//
+// Lowers each kernel of a file, runs it next to its reference on seeded
+// inputs, checks the outputs, times it and prints one JSON line per kernel.
+// The search runs it as a subprocess, so a kernel that crashes or hangs costs
+// one evaluation, never the search; the signal and alarm handlers below turn
+// such kernels into a reported failure instead of a silent death.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Eval/CPURunner.h"
+#include "ke/Eval/Compare.h"
+#include "ke/Eval/Inputs.h"
+#include "ke/Eval/KernelSignature.h"
+#include "ke/Eval/Roofline.h"
+#include "ke/Eval/Timing.h"
+#include "ke/Eval/WorkEstimate.h"
+#include "ke/InitKe.h"
+#include "ke/KeDialect.h"
+#include "ke/Target/CPUPipeline.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <csetjmp>
+#include <csignal>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace ke::eval;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory runCategory("ke-run options");
+static cl::opt<std::string> inputFilename(cl::Positional,
+                                          cl::desc("<input .mlir file>"),
+                                          cl::cat(runCategory));
+static cl::opt<std::string> kernelName(
+    "kernel", cl::desc("Only this kernel (default: every kernel in the file)"),
+    cl::cat(runCategory));
+static cl::opt<std::string> candidateName(
+    "candidate",
+    cl::desc("For a ke.kernel: evaluate this candidate (default: the best "
+             "correct candidate, else the reference)"),
+    cl::cat(runCategory));
+static cl::opt<std::string> targetName("target", cl::init("cpu"),
+                                       cl::desc("cpu, nvgpu, amdgpu or riscv"),
+                                       cl::cat(runCategory));
+/// `--threads N`: libLLVM already registers a global cl::opt named
+/// "threads", so ke-run takes this one out of argv before cl parses it.
+static unsigned threads = 1;
+static cl::opt<std::string> referenceFilename(
+    "reference",
+    cl::desc("Take the reference function (same name) from this file instead "
+             "of the kernel itself"),
+    cl::cat(runCategory));
+static cl::opt<uint64_t> seed("seed", cl::init(1),
+                              cl::desc("First input seed"),
+                              cl::cat(runCategory));
+static cl::opt<unsigned> numSeeds("seeds", cl::init(2),
+                                  cl::desc("Input seeds checked (>= 1)"),
+                                  cl::cat(runCategory));
+static cl::opt<bool> emitJson("json", cl::desc("Print one JSON line per kernel"),
+                              cl::cat(runCategory));
+static cl::opt<bool> calibrateOnly(
+    "calibrate",
+    cl::desc("Measure this machine's peak GFLOP/s and GB/s, cache and print "
+             "them"),
+    cl::cat(runCategory));
+static cl::opt<bool> checkOnly("check-only",
+                               cl::desc("Check correctness, skip timing"),
+                               cl::cat(runCategory));
+static cl::opt<double> minTime("min-time", cl::init(0.2),
+                               cl::desc("Seconds of timed runs (at least 5)"),
+                               cl::cat(runCategory));
+static cl::opt<unsigned> timeoutSeconds(
+    "timeout", cl::init(120),
+    cl::desc("Seconds one kernel may take in all (0: no limit)"),
+    cl::cat(runCategory));
+static cl::opt<bool> naive("naive",
+                           cl::desc("Lower the candidate with the naive "
+                                    "pipeline too (no schedule)"),
+                           cl::cat(runCategory));
+static cl::opt<int64_t> vectorWidth("vector-width", cl::init(8),
+                                    cl::desc("Vector width of the default "
+                                             "schedule"),
+                                    cl::cat(runCategory));
+
+//===----------------------------------------------------------------------===//
+// Crash and hang containment
+//===----------------------------------------------------------------------===//
+
+static sigjmp_buf recoveryPoint;
+static volatile sig_atomic_t recoveryArmed = 0;
+static volatile sig_atomic_t caughtSignal = 0;
+
+static void onFatalSignal(int signal) {
+  if (!recoveryArmed) {
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+    return;
+  }
+  caughtSignal = signal;
+  recoveryArmed = 0;
+  siglongjmp(recoveryPoint, 1);
+}
+
+static void installSignalHandlers() {
+  // An alternate stack so a stack overflow in a kernel can still be reported.
+  static char alternateStack[1 << 16];
+  stack_t stack = {};
+  stack.ss_sp = alternateStack;
+  stack.ss_size = sizeof(alternateStack);
+  sigaltstack(&stack, nullptr);
+  struct sigaction action = {};
+  action.sa_handler = onFatalSignal;
+  action.sa_flags = SA_ONSTACK | SA_NODEFER;
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM})
+    sigaction(signal, &action, nullptr);
+}
+
+static std::string describeSignal(int signal) {
+  switch (signal) {
+  case SIGSEGV:
+    return "crashed (SIGSEGV)";
+  case SIGBUS:
+    return "crashed (SIGBUS)";
+  case SIGFPE:
+    return "crashed (SIGFPE)";
+  case SIGILL:
+    return "crashed (SIGILL)";
+  case SIGALRM:
+    return llvm::formatv("timed out after {0} s", unsigned(timeoutSeconds));
+  default:
+    return "crashed";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// One kernel
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct KernelJob {
+  std::string name;
+  std::string candidate; ///< what is evaluated, for the report
+  func::FuncOp evaluated;
+  func::FuncOp reference;
+};
+
+struct KernelReport {
+  std::string name, candidate;
+  bool correct = false;
+  double maxAbsError = 0.0, maxRelError = 0.0;
+  std::optional<TimingResult> timing;
+  WorkEstimate work;
+  std::optional<MachinePeaks> peaks;
+  std::string error; ///< "<stage>: <message>", empty when correct
+};
+
+/// The stage running now, named in errors when a kernel crashes or hangs.
+const char *currentStage = "setup";
+
+llvm::Error evaluate(KernelJob job, KernelReport &report) {
+  currentStage = "signature";
+  llvm::Expected<KernelSignature> signature =
+      getKernelSignature(job.evaluated);
+  if (!signature)
+    return llvm::createStringError("signature: " +
+                                   llvm::toString(signature.takeError()));
+  if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
+    return llvm::createStringError(
+        "signature: the reference's function type differs from the kernel's");
+  report.work = estimateWork(job.evaluated);
+
+  currentStage = "lower";
+  ke::LowerCPUOptions referenceOptions;
+  referenceOptions.naive = true;
+  ke::LowerCPUOptions candidateOptions;
+  candidateOptions.naive = naive.getValue();
+  candidateOptions.vectorWidth = vectorWidth.getValue();
+  auto reference =
+      CPUKernel::compile(job.reference, referenceOptions, *signature);
+  if (!reference)
+    return llvm::createStringError(
+        "reference " + llvm::toString(reference.takeError()));
+  auto candidate =
+      CPUKernel::compile(job.evaluated, candidateOptions, *signature);
+  if (!candidate)
+    return candidate.takeError();
+
+  llvm::SmallVector<HostTensor> inputs;
+  for (unsigned s = 0; s < std::max(1u, numSeeds.getValue()); ++s) {
+    uint64_t inputSeed = seed + s;
+    currentStage = "inputs";
+    inputs.clear();
+    for (auto [index, spec] : llvm::enumerate(signature->arguments))
+      inputs.push_back(makeInput(spec, inputSeed, index));
+    llvm::SmallVector<HostTensor> expected, actual;
+    currentStage = "run reference";
+    if (llvm::Error error = (*reference)->run(inputs, &expected))
+      return llvm::createStringError("reference " +
+                                     llvm::toString(std::move(error)));
+    currentStage = "run";
+    if (llvm::Error error = (*candidate)->run(inputs, &actual))
+      return error;
+    currentStage = "compare";
+    for (size_t r = 0; r < expected.size(); ++r) {
+      Tolerance tolerance = signature->getTolerance(expected[r].getSpec().kind);
+      Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
+      report.maxAbsError = std::max(report.maxAbsError, comparison.maxAbsError);
+      report.maxRelError = std::max(report.maxRelError, comparison.maxRelError);
+      if (!comparison.matches)
+        return llvm::createStringError(llvm::formatv(
+            "compare: result #{0} differs from the reference with seed {1}: "
+            "{2} of {3} elements mismatch; first: {4}",
+            r, inputSeed, comparison.numMismatches,
+            expected[r].getNumElements(), comparison.firstMismatch));
+    }
+  }
+  report.correct = true;
+  if (checkOnly)
+    return llvm::Error::success();
+
+  currentStage = "timing";
+  TimingOptions timingOptions;
+  timingOptions.minSeconds = minTime;
+  llvm::Error runError = llvm::Error::success();
+  report.timing = measure(
+      [&] {
+        if (runError)
+          return;
+        runError = (*candidate)->run(inputs, nullptr);
+      },
+      timingOptions);
+  if (runError) {
+    report.correct = false;
+    return runError;
+  }
+  currentStage = "calibrate";
+  report.peaks = getOrCalibratePeaks(threads);
+  return llvm::Error::success();
+}
+
+void printReport(const KernelReport &report) {
+  double medianNs = report.timing ? report.timing->medianNs : 0.0;
+  if (!emitJson) {
+    llvm::outs() << report.name << " [" << report.candidate << "] on "
+                 << targetName << ": "
+                 << (report.correct ? "correct" : "NOT correct");
+    if (report.timing)
+      llvm::outs() << llvm::formatv(
+          ", median {0:f1} us, {1:f2} GFLOP/s, {2:f2} GB/s", medianNs / 1e3,
+          report.work.flops / medianNs, report.work.bytes / medianNs);
+    if (!report.error.empty())
+      llvm::outs() << "\n  error: " << report.error;
+    llvm::outs() << "\n";
+    return;
+  }
+  llvm::json::Object object{
+      {"kernel", report.name},
+      {"candidate", report.candidate},
+      {"target", targetName.getValue()},
+      {"threads", threads},
+      {"correct", report.correct},
+      {"max_abs_err", report.maxAbsError},
+      {"max_rel_err", report.maxRelError},
+      {"flops", report.work.flops},
+      {"bytes", report.work.bytes},
+      {"seeds", numSeeds.getValue()},
+      {"error", report.error.empty() ? llvm::json::Value(nullptr)
+                                     : llvm::json::Value(report.error)}};
+  if (report.timing && medianNs > 0) {
+    object["time_ns"] = llvm::json::Object{{"median", report.timing->medianNs},
+                                           {"min", report.timing->minNs},
+                                           {"runs", report.timing->runs}};
+    object["gflops"] = report.work.flops / medianNs;
+    object["gbps"] = report.work.bytes / medianNs;
+  } else {
+    object["time_ns"] = nullptr;
+    object["gflops"] = nullptr;
+    object["gbps"] = nullptr;
+  }
+  if (report.peaks) {
+    object["bound"] = getBoundName(classifyBound(
+                                       report.work.flops, report.work.bytes,
+                                       *report.peaks))
+                          .str();
+    object["peak_gflops"] = report.peaks->gflops;
+    object["peak_gbps"] = report.peaks->gbps;
+  } else {
+    object["bound"] = nullptr;
+  }
+  llvm::outs() << llvm::json::Value(std::move(object)) << "\n";
+  llvm::outs().flush();
+}
+
+/// The function to evaluate for a ke.kernel: the named candidate, else the
+/// best correct one (as ke-select-best would choose), else the reference.
+FailureOr<std::pair<func::FuncOp, std::string>>
+chooseEvaluated(ke::KernelOp kernel) {
+  if (!candidateName.empty()) {
+    ke::CandidateOp candidate = kernel.lookupCandidate(candidateName);
+    if (!candidate) {
+      kernel.emitError() << "kernel '@" << kernel.getSymName()
+                         << "' has no candidate '@" << candidateName << "'";
+      return failure();
+    }
+    return std::make_pair(candidate.getPayload(),
+                          candidate.getSymName().str());
+  }
+  ke::CandidateOp best;
+  for (ke::CandidateOp candidate : kernel.getCandidates()) {
+    std::optional<double> time = candidate.getMedianTimeNs();
+    if (candidate.getStatus() == ke::CandidateStatus::Correct && time &&
+        (!best || *time < *best.getMedianTimeNs()))
+      best = candidate;
+  }
+  if (best)
+    return std::make_pair(best.getPayload(), best.getSymName().str());
+  return std::make_pair(kernel.getReference(), std::string("reference"));
+}
+
+func::FuncOp findReferenceIn(ModuleOp module, llvm::StringRef name) {
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (auto kernel = dyn_cast<ke::KernelOp>(op))
+      if (kernel.getSymName() == name)
+        return kernel.getReference();
+    if (auto function = dyn_cast<func::FuncOp>(op))
+      if (function.getSymName() == name && !function.isExternal())
+        return function;
+  }
+  return {};
+}
+} // namespace
+
+static int runCalibration() {
+  MachinePeaks peaks = calibrate(threads);
+  std::string path = getPeaksCachePath(threads);
+  if (llvm::Error error = savePeaks(peaks, path))
+    llvm::errs() << "ke-run: warning: cannot cache the peaks: "
+                 << llvm::toString(std::move(error)) << "\n";
+  llvm::outs() << llvm::json::Value(llvm::json::Object{
+                      {"gflops", peaks.gflops},
+                      {"gbps", peaks.gbps},
+                      {"threads", peaks.threads},
+                      {"cpu", peaks.cpu},
+                      {"isa", peaks.isa},
+                      {"cache", path}})
+               << "\n";
+  return 0;
+}
+
+static OwningOpRef<ModuleOp> parseFile(llvm::StringRef filename,
+                                       MLIRContext &context,
+                                       llvm::SourceMgr &sourceMgr) {
+  std::string message;
+  auto file = openInputFile(filename, &message);
+  if (!file) {
+    llvm::errs() << "ke-run: cannot open '" << filename << "': " << message
+                 << "\n";
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    llvm::errs() << "ke-run: cannot parse '" << filename << "'\n";
+  return module;
+}
+
+/// Removes `--threads N`, `--threads=N` (or with one dash) from argv.
+static LogicalResult extractThreadsOption(int argc, char **argv,
+                                          llvm::SmallVectorImpl<char *> &rest) {
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef argument(argv[i]);
+    llvm::StringRef name = argument.ltrim('-');
+    if (i == 0 || argument == name || !name.consume_front("threads") ||
+        (!name.empty() && !name.starts_with("="))) {
+      rest.push_back(argv[i]);
+      continue;
+    }
+    llvm::StringRef value;
+    if (name.consume_front("="))
+      value = name;
+    else if (i + 1 < argc)
+      value = argv[++i];
+    if (value.getAsInteger(10, threads) || threads == 0) {
+      llvm::errs() << "ke-run: --threads expects a positive integer, found '"
+                   << value << "'\n";
+      return failure();
+    }
+  }
+  rest.push_back(nullptr);
+  rest.pop_back();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
+  llvm::SmallVector<char *> arguments;
+  if (failed(extractThreadsOption(argc, argv, arguments)))
+    return 2;
+  cl::ParseCommandLineOptions(
+      static_cast<int>(arguments.size()), arguments.data(),
+      "ke-run: lower, run, check and time the kernels of an MLIR file\n\n"
+      "  --threads=<N>  Threads the kernel may use; also selects the "
+      "calibrated peaks (default 1)\n");
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  if (threads == 0) {
+    llvm::errs() << "ke-run: --threads must be at least 1\n";
+    return 2;
+  }
+  if (calibrateOnly)
+    return runCalibration();
+  if (inputFilename.empty()) {
+    llvm::errs() << "ke-run: no input file (see --help)\n";
+    return 2;
+  }
+  if (!llvm::is_contained(ke::KernelOp::getKnownTargets(), targetName)) {
+    llvm::errs() << "ke-run: unknown target '" << targetName
+                 << "'; expected one of "
+                 << llvm::join(ke::KernelOp::getKnownTargets(), ", ") << "\n";
+    return 2;
+  }
+
+  DialectRegistry registry;
+  ke::registerEverything(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseFile(inputFilename, context, sourceMgr);
+  if (!module)
+    return 2;
+  OwningOpRef<ModuleOp> referenceModule;
+  llvm::SourceMgr referenceSourceMgr;
+  if (!referenceFilename.empty()) {
+    referenceModule = parseFile(referenceFilename, context, sourceMgr);
+    if (!referenceModule)
+      return 2;
+  }
+
+  llvm::SmallVector<KernelJob> jobs;
+  llvm::SmallVector<std::string> available;
+  for (Operation &op : module->getBody()->getOperations()) {
+    KernelJob job;
+    if (auto kernel = dyn_cast<ke::KernelOp>(op)) {
+      job.name = kernel.getSymName().str();
+      available.push_back(job.name);
+      if (!kernelName.empty() && job.name != kernelName)
+        continue;
+      auto chosen = chooseEvaluated(kernel);
+      if (failed(chosen))
+        return 2;
+      job.evaluated = chosen->first;
+      job.candidate = chosen->second;
+      job.reference = kernel.getReference();
+    } else if (auto function = dyn_cast<func::FuncOp>(op)) {
+      if (!function->hasAttr(ke::KeDialect::kKernelAttrName))
+        continue;
+      job.name = function.getSymName().str();
+      available.push_back(job.name);
+      if (!kernelName.empty() && job.name != kernelName)
+        continue;
+      if (function.isExternal()) {
+        function.emitError() << "kernel '@" << job.name << "' has no body";
+        return 2;
+      }
+      job.evaluated = job.reference = function;
+      job.candidate = "kernel";
+    } else {
+      continue;
+    }
+    if (referenceModule) {
+      job.reference = findReferenceIn(*referenceModule, job.name);
+      if (!job.reference) {
+        llvm::errs() << "ke-run: '" << referenceFilename
+                     << "' has no function '@" << job.name << "'\n";
+        return 2;
+      }
+    }
+    jobs.push_back(job);
+  }
+  if (jobs.empty()) {
+    if (!kernelName.empty())
+      llvm::errs() << "ke-run: no kernel '" << kernelName << "' in '"
+                   << inputFilename << "'; kernels: "
+                   << (available.empty() ? std::string("none")
+                                         : llvm::join(available, ", "))
+                   << "\n";
+    else
+      llvm::errs() << "ke-run: no kernel in '" << inputFilename
+                   << "': tag a func.func with the unit attribute ke.kernel "
+                      "or wrap it in a ke.kernel op\n";
+    return 2;
+  }
+
+  installSignalHandlers();
+  bool allCorrect = true;
+  for (KernelJob &job : jobs) {
+    KernelReport report;
+    report.name = job.name;
+    report.candidate = job.candidate;
+    if (targetName != "cpu") {
+      report.error = "target: the '" + targetName.getValue() +
+                     "' runner is not available in this build; only cpu "
+                     "kernels can be run";
+    } else if (sigsetjmp(recoveryPoint, 1) == 0) {
+      recoveryArmed = 1;
+      if (timeoutSeconds)
+        alarm(timeoutSeconds);
+      llvm::Error error = evaluate(job, report);
+      alarm(0);
+      recoveryArmed = 0;
+      if (error) {
+        report.correct = false;
+        report.error = llvm::toString(std::move(error));
+      }
+    } else {
+      alarm(0);
+      report.correct = false;
+      report.timing.reset();
+      report.error = std::string(currentStage) + ": the kernel " +
+                     describeSignal(caughtSignal);
+    }
+    allCorrect &= report.correct;
+    printReport(report);
+  }
+  return allCorrect ? 0 : 1;
+}
