@@ -27,7 +27,7 @@ void KeDialect::initialize() {
 static LogicalResult verifyTolerance(Operation *op, NamedAttribute attr) {
   auto value = dyn_cast<FloatAttr>(attr.getValue());
   if (!value || value.getValueAsDouble() < 0.0)
-    return op->emitOpError() << "expects '" << attr.getName()
+    return op->emitOpError() << "expects '" << attr.getName().getValue()
                              << "' to be a non-negative float, found "
                              << attr.getValue();
   return success();

@@ -16,12 +16,13 @@
 using namespace mlir;
 
 namespace {
-/// Function results become freshly allocated buffers with identity layouts,
+/// Elementwise arith/math on whole tensors becomes linalg first (it does
+/// not bufferize otherwise). Function results become freshly allocated buffers with identity layouts,
 /// and temporaries are freed, so a kernel can be called in a timing loop.
 constexpr llvm::StringLiteral kBufferize =
-    "one-shot-bufferize{bufferize-function-boundaries "
+    "func.func(convert-elementwise-to-linalg),one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "buffer-deallocation-pipeline,";
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
 
 constexpr llvm::StringLiteral kToLLVM =
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
@@ -37,7 +38,8 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
     text = (kBufferize + "func.func(convert-linalg-to-loops)," + kToLLVM).str();
   } else {
     text = llvm::formatv(
-        "func.func(ke-tile-and-vectorize{{vector-width={0}},canonicalize,cse),"
+        "func.func(convert-elementwise-to-linalg,"
+        "ke-tile-and-vectorize{{vector-width={0}},canonicalize,cse),"
         "{1}func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
         "canonicalize),convert-vector-to-scf,{2}",
         static_cast<int64_t>(options.vectorWidth), kBufferize, kToLLVM);

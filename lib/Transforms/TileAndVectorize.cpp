@@ -68,7 +68,7 @@ struct TileAndVectorizePass
     if (vectorWidth < 1) {
       getOperation().emitError()
           << "ke-tile-and-vectorize: vector-width must be positive, found "
-          << vectorWidth;
+          << static_cast<int64_t>(vectorWidth);
       return signalPassFailure();
     }
     SmallVector<linalg::LinalgOp> ops;
@@ -80,6 +80,14 @@ struct TileAndVectorizePass
 
   void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op) {
     if (!op.hasPureTensorSemantics())
+      return;
+    // LLVM packs vectors of i1 into bits while memory holds one byte per i1:
+    // vector loads and stores of i1 would read the wrong bytes.
+    auto isBoolean = [](Value value) {
+      return getElementTypeOrSelf(value.getType()).isInteger(1);
+    };
+    if (llvm::any_of(op->getOperands(), isBoolean) ||
+        llvm::any_of(op->getResults(), isBoolean))
       return;
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
@@ -107,7 +115,10 @@ struct TileAndVectorizePass
       FailureOr<linalg::VectorizationResult> vectorized =
           linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},
                             /*inputScalableVecDims=*/{},
-                            /*vectorizeNDExtract=*/true);
+                            /*vectorizeNDExtract=*/true,
+                            /*flatten1DDepthwiseConv=*/false,
+                            /*assumeDynamicDimsMatchVecSizes=*/false,
+                            /*createNamedContraction=*/true);
       if (succeeded(vectorized))
         rewriter.replaceOp(tile, vectorized->replacements);
     }

@@ -370,7 +370,9 @@ static OwningOpRef<ModuleOp> parseFile(llvm::StringRef filename,
                  << "\n";
     return nullptr;
   }
+  // Each file gets its own SourceMgr: the parser reads a manager's main file.
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     llvm::errs() << "ke-run: cannot parse '" << filename << "'\n";
@@ -447,7 +449,8 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> referenceModule;
   llvm::SourceMgr referenceSourceMgr;
   if (!referenceFilename.empty()) {
-    referenceModule = parseFile(referenceFilename, context, sourceMgr);
+    referenceModule =
+        parseFile(referenceFilename, context, referenceSourceMgr);
     if (!referenceModule)
       return 2;
   }

@@ -45,7 +45,9 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     loop (the innermost reduction when it is the last loop, otherwise the
     innermost parallel loop) keeps `vector-width` iterations and all other
     loops are tiled by one, and the tile is vectorized. Ops whose bounds do
-    not divide, or that the vectorizer rejects, are left scalar: the result
+    not divide, ops on `i1` tensors (LLVM packs `vector<Nxi1>` into bits
+    while memory holds a byte per `i1`), and ops the vectorizer rejects are
+    left scalar: the result
     is always correct, only less fast. The search (`ke-evolve`) finds better
     schedules; this is the baseline it starts from.
   }];

@@ -1,0 +1,201 @@
+// RUN: ke-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  // expected-error @+1 {{payload function type '(tensor<8xf32>) -> tensor<8xf32>' differs from the reference's '(tensor<4xf32>) -> tensor<4xf32>'}}
+  ke.candidate @c0 by "library" status unevaluated {
+    func.func @payload(%x: tensor<8xf32>) -> tensor<8xf32> {
+      return %x : tensor<8xf32>
+    }
+  }
+}
+
+// -----
+
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  // expected-error @+1 {{names parent @missing which is not a candidate of '@k'}}
+  ke.candidate @c0 from @missing by "library" status unevaluated {
+    func.func @payload(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+  }
+}
+
+// -----
+
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  // A parent must be a candidate, not the reference function.
+  // expected-error @+1 {{names parent @k which is not a candidate of '@k'}}
+  ke.candidate @c0 from @k by "library" status unevaluated {
+    func.func @payload(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+  }
+}
+
+// -----
+
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  // expected-error @+1 {{parent chain forms a cycle: @a -> @b -> @a}}
+  ke.candidate @a from @b by "library" status unevaluated {
+    func.func @payload(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+  }
+  ke.candidate @b from @a by "library" status unevaluated {
+    func.func @payload(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+  }
+}
+
+// -----
+
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  // expected-error @+1 {{parent chain forms a cycle: @self -> @self}}
+  ke.candidate @self from @self by "library" status unevaluated {
+    func.func @payload(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+  }
+}
+
+// -----
+
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  // expected-note @+1 {{see existing symbol definition here}}
+  ke.candidate @c0 by "library" status unevaluated {
+    func.func @payload(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+  }
+  // expected-error @+1 {{redefinition of symbol named 'c0'}}
+  ke.candidate @c0 by "library" status unevaluated {
+    func.func @payload(%x: tensor<4xf32>) -> tensor<4xf32> {
+      return %x : tensor<4xf32>
+    }
+  }
+}
+
+// -----
+
+// expected-error @+1 {{has unknown target 'tpu'; expected one of cpu, nvgpu, amdgpu, riscv}}
+ke.kernel @k target("tpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{expects exactly one reference func.func in its body, found 0}}
+ke.kernel @k target("cpu") {
+}
+
+// -----
+
+// expected-error @+1 {{expects exactly one reference func.func in its body, found 2}}
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  func.func @k2(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  // expected-error @+1 {{is not allowed in a ke.kernel: expected the reference func.func and ke.candidate ops only}}
+  "test.other"() : () -> ()
+}
+
+// -----
+
+ke.kernel @k target("cpu") {
+  func.func @k(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+  // expected-error @+1 {{expects exactly one payload func.func in its body, found 0 op(s) of which 0 func.func}}
+  ke.candidate @c0 by "library" status unevaluated {
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'ke.candidate' op expects parent op 'ke.kernel'}}
+ke.candidate @orphan by "library" status unevaluated {
+  func.func @payload(%x: tensor<4xf32>) -> tensor<4xf32> {
+    return %x : tensor<4xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.kernel' to be a unit attribute on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.kernel = 1 : i32} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{has unknown ke attribute 'ke.kernal'}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.kernal} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.atol' to be a non-negative float, found -1.000000e+00 : f64}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.kernel, ke.atol = -1.0 : f64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.range' on argument #0 to be a non-empty half-open range lo < hi, found [5, 5]}}
+func.func @f(%x: tensor<4xi32> {ke.range = [5, 5]}) -> tensor<4xi32> attributes {ke.kernel} {
+  return %x : tensor<4xi32>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.range' on argument #0 to be [lo, hi] with two integers, found [1]}}
+func.func @f(%x: tensor<4xi32> {ke.range = [1]}) -> tensor<4xi32> attributes {ke.kernel} {
+  return %x : tensor<4xi32>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.range' only on integer arguments, but argument #0 has type 'tensor<4xf32>'}}
+func.func @f(%x: tensor<4xf32> {ke.range = [0, 4]}) -> tensor<4xf32> attributes {ke.kernel} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{has unknown ke argument attribute 'ke.rnage' on argument #0; known: ke.range}}
+func.func @f(%x: tensor<4xi32> {ke.rnage = [0, 4]}) -> tensor<4xi32> attributes {ke.kernel} {
+  return %x : tensor<4xi32>
+}

@@ -1,0 +1,52 @@
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8}))' | FileCheck %s
+// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=0}))' 2>&1 | FileCheck %s --check-prefix=BADWIDTH
+
+// BADWIDTH: ke-tile-and-vectorize: vector-width must be positive, found 0
+
+// Matmul: the output's and B's innermost loop (j) is vectorized.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               vector.transfer_read {{.*}} : tensor<1x8xf32>, vector<1x8xf32>
+// CHECK:               vector.contract
+// CHECK-NOT:     linalg.matmul
+func.func @matmul(%a: tensor<4x16xf32>, %b: tensor<16x32xf32>, %c: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<4x16xf32>, tensor<16x32xf32>) outs(%c : tensor<4x32xf32>) -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// Row reduction: most bytes are contiguous along the reduced loop.
+// CHECK-LABEL: func.func @row_sum
+// CHECK:         vector.transfer_read {{.*}} vector<1x8xf32>
+// CHECK:         vector.multi_reduction <add>
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+func.func @row_sum(%x: tensor<4x64xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [#in, #out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// Trip counts that the width does not divide are left scalar (still correct).
+// CHECK-LABEL: func.func @odd
+// CHECK-NOT:     vector.
+// CHECK:         linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @odd(%x: tensor<7xf32>, %init: tensor<7xf32>) -> tensor<7xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<7xf32>) outs(%init : tensor<7xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<7xf32>
+  return %r : tensor<7xf32>
+}
