@@ -25,7 +25,7 @@ constexpr int kAccumulators = 12; // enough to hide FMA latency on 2 ports
 constexpr long kFmaIterations = 20'000'000;
 
 template <typename Vec>
-static float fmaLoopBody(long iterations) {
+__attribute__((always_inline)) inline float fmaLoopBody(long iterations) {
   Vec acc[kAccumulators];
   Vec scale, offset;
   for (unsigned lane = 0; lane < sizeof(Vec) / sizeof(float); ++lane) {
