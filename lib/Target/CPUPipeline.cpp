@@ -20,9 +20,15 @@ namespace {
 /// not bufferize otherwise). Function results become freshly allocated buffers with identity layouts,
 /// and temporaries are freed, so a kernel can be called in a timing loop.
 constexpr llvm::StringLiteral kBufferize =
-    "func.func(convert-elementwise-to-linalg),one-shot-bufferize{bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map},"
+    "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map "
+    "allow-return-allocs-from-loops},"
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
+
+constexpr llvm::StringLiteral kLoops =
+    "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
+    "canonicalize),convert-vector-to-scf,";
 
 constexpr llvm::StringLiteral kToLLVM =
     "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
@@ -35,14 +41,15 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
                                         llvm::raw_ostream &errors) {
   std::string text;
   if (options.naive) {
-    text = (kBufferize + "func.func(convert-linalg-to-loops)," + kToLLVM).str();
+    // No schedule of its own; vectors a schedule already made (a search
+    // candidate) are lowered like in the default pipeline.
+    text = (kBufferize + kLoops + kToLLVM).str();
   } else {
     text = llvm::formatv(
-        "func.func(convert-elementwise-to-linalg,"
+        "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg,"
         "ke-tile-and-vectorize{{vector-width={0}},canonicalize,cse),"
-        "{1}func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
-        "canonicalize),convert-vector-to-scf,{2}",
-        static_cast<int64_t>(options.vectorWidth), kBufferize, kToLLVM);
+        "{1}{2}{3}", static_cast<int64_t>(options.vectorWidth), kBufferize,
+        kLoops, kToLLVM);
   }
   return parsePassPipeline(text, pm, errors);
 }

@@ -97,6 +97,15 @@ struct TileAndVectorizePass
     if (!vectorLoop)
       return;
 
+    // Named contractions vectorize straight to vector.contract, which lowers
+    // to FMAs; but only for one element type and a non-scalar result (mixed
+    // types and 0-d accumulators do not lower or do not verify upstream).
+    Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+    bool namedContraction =
+        cast<ShapedType>(op->getResult(0).getType()).getRank() > 0 &&
+        llvm::all_of(op->getOperands(), [&](Value operand) {
+          return getElementTypeOrSelf(operand.getType()) == elementType;
+        });
     SmallVector<OpFoldResult> tileSizes;
     for (unsigned loop = 0; loop < bounds.size(); ++loop)
       tileSizes.push_back(rewriter.getIndexAttr(
@@ -118,7 +127,7 @@ struct TileAndVectorizePass
                             /*vectorizeNDExtract=*/true,
                             /*flatten1DDepthwiseConv=*/false,
                             /*assumeDynamicDimsMatchVecSizes=*/false,
-                            /*createNamedContraction=*/true);
+                            /*createNamedContraction=*/namedContraction);
       if (succeeded(vectorized))
         rewriter.replaceOp(tile, vectorized->replacements);
     }

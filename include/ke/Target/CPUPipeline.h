@@ -18,8 +18,10 @@ namespace ke {
 
 struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
   Option<bool> naive{*this, "naive",
-                     llvm::cl::desc("Plain scalar loops with no schedule: the "
-                                    "reference semantics"),
+                     llvm::cl::desc("Apply no schedule: plain loops for "
+                                    "linalg ops (the reference semantics); "
+                                    "vector ops already in the input are "
+                                    "still lowered"),
                      llvm::cl::init(false)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",

@@ -37,6 +37,20 @@ def KeSelectBest : Pass<"ke-select-best", "mlir::ModuleOp"> {
   }];
 }
 
+def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
+  let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
+  let description = [{
+    Ops such as `linalg.softmax` are not structured `linalg` ops: they cannot
+    be tiled, vectorized or turned into loops as they are. This pass replaces
+    every op implementing `AggregatedOpInterface` by the sequence of simpler
+    `linalg` ops it stands for, so that the rest of a pipeline sees only
+    ops it can lower. Both variants of `ke-lower-cpu` start with it.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Default CPU schedule: tile each linalg op and vectorize it";
   let description = [{

@@ -1,0 +1,362 @@
+//===- Store.cpp - the search database (SQLite) ---------------------------===//
+
+#include "ke/Store/Store.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <chrono>
+#include <sqlite3.h>
+
+using namespace ke::store;
+
+namespace {
+/// The schema, one step per version: migration N brings a file from version
+/// N-1 to N. Never edit a step that has shipped; append a new one.
+const char *const kMigrations[] = {
+    // 1: runs, kernels, nodes.
+    R"sql(
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO meta(key, value) VALUES ('application', 'ke');
+    CREATE TABLE runs(
+      id INTEGER PRIMARY KEY,
+      input_hash TEXT NOT NULL,
+      options TEXT NOT NULL,
+      started REAL NOT NULL,
+      finished REAL,
+      status TEXT NOT NULL DEFAULT 'running');
+    CREATE TABLE kernels(
+      id INTEGER PRIMARY KEY,
+      run INTEGER NOT NULL REFERENCES runs(id),
+      name TEXT NOT NULL,
+      target TEXT NOT NULL,
+      reference_ir TEXT NOT NULL,
+      naive_time_ns REAL,
+      UNIQUE(run, name));
+    CREATE TABLE nodes(
+      id INTEGER PRIMARY KEY,
+      run INTEGER NOT NULL REFERENCES runs(id),
+      kernel INTEGER NOT NULL REFERENCES kernels(id),
+      parent INTEGER REFERENCES nodes(id),
+      payload_ir TEXT NOT NULL,
+      ir_hash TEXT NOT NULL,
+      proposer TEXT NOT NULL,
+      strategy TEXT NOT NULL,
+      schedule TEXT NOT NULL,
+      memory_operator TEXT NOT NULL,
+      status TEXT NOT NULL,
+      error TEXT NOT NULL,
+      time_ns REAL,
+      speedup REAL,
+      diagnosis TEXT NOT NULL,
+      created REAL NOT NULL);
+    CREATE INDEX nodes_by_kernel ON nodes(kernel, ir_hash);
+    )sql",
+};
+
+double now() {
+  return std::chrono::duration<double>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// A prepared statement, finalized on scope exit.
+class Statement {
+public:
+  Statement(sqlite3 *database, llvm::StringRef sql) {
+    status = sqlite3_prepare_v2(database, sql.data(),
+                                static_cast<int>(sql.size()), &statement,
+                                nullptr);
+  }
+  ~Statement() { sqlite3_finalize(statement); }
+  bool ok() const { return status == SQLITE_OK; }
+  void bind(int index, llvm::StringRef text) {
+    sqlite3_bind_text(statement, index, text.data(),
+                      static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  }
+  void bind(int index, int64_t value) {
+    sqlite3_bind_int64(statement, index, value);
+  }
+  void bind(int index, double value) {
+    sqlite3_bind_double(statement, index, value);
+  }
+  template <typename T> void bind(int index, const std::optional<T> &value) {
+    if (value)
+      bind(index, *value);
+    else
+      sqlite3_bind_null(statement, index);
+  }
+  int step() { return sqlite3_step(statement); }
+  int64_t getInt(int column) { return sqlite3_column_int64(statement, column); }
+  double getDouble(int column) {
+    return sqlite3_column_double(statement, column);
+  }
+  bool isNull(int column) {
+    return sqlite3_column_type(statement, column) == SQLITE_NULL;
+  }
+  std::string getText(int column) {
+    const unsigned char *text = sqlite3_column_text(statement, column);
+    return text ? reinterpret_cast<const char *>(text) : "";
+  }
+
+private:
+  sqlite3_stmt *statement = nullptr;
+  int status;
+};
+} // namespace
+
+Store::~Store() { sqlite3_close(database); }
+
+llvm::Error Store::fail(llvm::StringRef what) const {
+  return llvm::createStringError(llvm::formatv(
+      "database '{0}': {1}: {2}", path, what, sqlite3_errmsg(database)));
+}
+
+llvm::Error Store::execute(llvm::StringRef sql) {
+  char *message = nullptr;
+  if (sqlite3_exec(database, sql.str().c_str(), nullptr, nullptr, &message) !=
+      SQLITE_OK) {
+    std::string text = message ? message : "unknown error";
+    sqlite3_free(message);
+    return llvm::createStringError(
+        llvm::formatv("database '{0}': {1}", path, text));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {
+  sqlite3 *database = nullptr;
+  int status = sqlite3_open_v2(path.str().c_str(), &database,
+                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                               nullptr);
+  std::unique_ptr<Store> store(new Store(database, path.str()));
+  if (status != SQLITE_OK)
+    return store->fail("cannot open");
+  sqlite3_busy_timeout(database, 5000);
+  if (llvm::Error error = store->checkIdentity())
+    return std::move(error);
+  if (store->schemaVersion > kSchemaVersion)
+    return llvm::createStringError(llvm::formatv(
+        "database '{0}' has schema version {1}, newer than this ke ({2})",
+        path, store->schemaVersion, kSchemaVersion));
+
+  if (llvm::Error error = store->execute("PRAGMA journal_mode=WAL;"
+                                         "PRAGMA synchronous=NORMAL;"
+                                         "PRAGMA foreign_keys=ON;"))
+    return std::move(error);
+  if (llvm::Error error = store->migrate())
+    return std::move(error);
+  // Fail now, not in the middle of a search, if the file is damaged.
+  Statement check(database, "PRAGMA quick_check");
+  if (!check.ok() || check.step() != SQLITE_ROW || check.getText(0) != "ok")
+    return llvm::createStringError(llvm::formatv(
+        "database '{0}' is corrupt ({1}); refusing to write to it", path,
+        check.ok() ? check.getText(0) : sqlite3_errmsg(database)));
+  return store;
+}
+
+llvm::Error Store::checkIdentity() {
+  // The first real read tells a foreign or corrupt file apart. Statements
+  // are scoped: an unfinished one holds a read transaction open.
+  {
+    Statement version(database, "PRAGMA user_version");
+    if (!version.ok() || version.step() != SQLITE_ROW)
+      return llvm::createStringError(llvm::formatv(
+          "database '{0}' is not a ke database (not a readable SQLite file: "
+          "{1}); refusing to touch it",
+          path, sqlite3_errmsg(database)));
+    schemaVersion = static_cast<int>(version.getInt(0));
+  }
+  if (schemaVersion == 0) {
+    Statement tables(database, "SELECT count(*) FROM sqlite_master");
+    if (tables.ok() && tables.step() == SQLITE_ROW && tables.getInt(0) > 0)
+      return llvm::createStringError(llvm::formatv(
+          "database '{0}' is an SQLite file of another application (it has "
+          "tables but no ke schema); refusing to touch it",
+          path));
+  } else {
+    Statement application(database,
+                          "SELECT value FROM meta WHERE key = 'application'");
+    if (!application.ok() || application.step() != SQLITE_ROW ||
+        application.getText(0) != "ke")
+      return llvm::createStringError(llvm::formatv(
+          "database '{0}' is an SQLite file of another application; "
+          "refusing to touch it",
+          path));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Store::migrate() {
+  while (schemaVersion < kSchemaVersion) {
+    int next = schemaVersion + 1;
+    std::string sql = std::string("BEGIN;") + kMigrations[next - 1] +
+                      "PRAGMA user_version = " + std::to_string(next) +
+                      ";COMMIT;";
+    if (llvm::Error error = execute(sql)) {
+      llvm::consumeError(execute("ROLLBACK;"));
+      return error;
+    }
+    schemaVersion = next;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<int64_t> Store::beginRun(llvm::StringRef inputHash,
+                                        llvm::StringRef options) {
+  Statement insert(database, "INSERT INTO runs(input_hash, options, started) "
+                             "VALUES (?, ?, ?)");
+  insert.bind(1, inputHash);
+  insert.bind(2, options);
+  insert.bind(3, now());
+  if (!insert.ok() || insert.step() != SQLITE_DONE)
+    return fail("cannot record the run");
+  return sqlite3_last_insert_rowid(database);
+}
+
+llvm::Expected<std::optional<int64_t>>
+Store::findLatestRun(llvm::StringRef inputHash) {
+  Statement select(database, "SELECT id FROM runs WHERE input_hash = ? "
+                             "ORDER BY id DESC LIMIT 1");
+  select.bind(1, inputHash);
+  if (!select.ok())
+    return fail("cannot look up runs");
+  int status = select.step();
+  if (status == SQLITE_ROW)
+    return std::optional<int64_t>(select.getInt(0));
+  if (status != SQLITE_DONE)
+    return fail("cannot look up runs");
+  return std::optional<int64_t>();
+}
+
+llvm::Error Store::finishRun(int64_t run, llvm::StringRef status) {
+  Statement update(database,
+                   "UPDATE runs SET finished = ?, status = ? WHERE id = ?");
+  update.bind(1, now());
+  update.bind(2, status);
+  update.bind(3, run);
+  if (!update.ok() || update.step() != SQLITE_DONE)
+    return fail("cannot finish the run");
+  return llvm::Error::success();
+}
+
+llvm::Expected<int64_t> Store::addKernel(const KernelRecord &kernel) {
+  Statement insert(database,
+                   "INSERT INTO kernels(run, name, target, reference_ir, "
+                   "naive_time_ns) VALUES (?, ?, ?, ?, ?)");
+  insert.bind(1, kernel.run);
+  insert.bind(2, kernel.name);
+  insert.bind(3, kernel.target);
+  insert.bind(4, kernel.referenceIR);
+  insert.bind(5, kernel.naiveTimeNs);
+  if (!insert.ok() || insert.step() != SQLITE_DONE)
+    return fail("cannot record kernel '" + kernel.name + "'");
+  return sqlite3_last_insert_rowid(database);
+}
+
+llvm::Expected<std::optional<KernelRecord>>
+Store::findKernel(int64_t run, llvm::StringRef name) {
+  Statement select(database,
+                   "SELECT id, target, reference_ir, naive_time_ns FROM "
+                   "kernels WHERE run = ? AND name = ?");
+  select.bind(1, run);
+  select.bind(2, name);
+  if (!select.ok())
+    return fail("cannot look up kernels");
+  int status = select.step();
+  if (status == SQLITE_DONE)
+    return std::optional<KernelRecord>();
+  if (status != SQLITE_ROW)
+    return fail("cannot look up kernels");
+  KernelRecord kernel;
+  kernel.id = select.getInt(0);
+  kernel.run = run;
+  kernel.name = name.str();
+  kernel.target = select.getText(1);
+  kernel.referenceIR = select.getText(2);
+  if (!select.isNull(3))
+    kernel.naiveTimeNs = select.getDouble(3);
+  return std::optional<KernelRecord>(kernel);
+}
+
+llvm::Error Store::setNaiveTime(int64_t kernel, double naiveTimeNs) {
+  Statement update(database,
+                   "UPDATE kernels SET naive_time_ns = ? WHERE id = ?");
+  update.bind(1, naiveTimeNs);
+  update.bind(2, kernel);
+  if (!update.ok() || update.step() != SQLITE_DONE)
+    return fail("cannot record the naive time");
+  return llvm::Error::success();
+}
+
+llvm::Expected<int64_t> Store::addNode(const NodeRecord &node) {
+  Statement insert(
+      database,
+      "INSERT INTO nodes(run, kernel, parent, payload_ir, ir_hash, proposer, "
+      "strategy, schedule, memory_operator, status, error, time_ns, speedup, "
+      "diagnosis, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  insert.bind(1, node.run);
+  insert.bind(2, node.kernel);
+  insert.bind(3, node.parent);
+  insert.bind(4, node.payloadIR);
+  insert.bind(5, node.irHash);
+  insert.bind(6, node.proposer);
+  insert.bind(7, node.strategy);
+  insert.bind(8, node.schedule);
+  insert.bind(9, node.memoryOperator);
+  insert.bind(10, node.status);
+  insert.bind(11, node.error);
+  insert.bind(12, node.timeNs);
+  insert.bind(13, node.speedup);
+  insert.bind(14, node.diagnosis);
+  insert.bind(15, node.created > 0 ? node.created : now());
+  if (!insert.ok() || insert.step() != SQLITE_DONE)
+    return fail("cannot record a node");
+  return sqlite3_last_insert_rowid(database);
+}
+
+llvm::Expected<std::vector<NodeRecord>> Store::loadNodes(int64_t kernel) {
+  Statement select(
+      database,
+      "SELECT id, run, kernel, parent, payload_ir, ir_hash, proposer, "
+      "strategy, schedule, memory_operator, status, error, time_ns, speedup, "
+      "diagnosis, created FROM nodes WHERE kernel = ? ORDER BY id");
+  select.bind(1, kernel);
+  if (!select.ok())
+    return fail("cannot read nodes");
+  std::vector<NodeRecord> nodes;
+  int status;
+  while ((status = select.step()) == SQLITE_ROW) {
+    NodeRecord node;
+    node.id = select.getInt(0);
+    node.run = select.getInt(1);
+    node.kernel = select.getInt(2);
+    if (!select.isNull(3))
+      node.parent = select.getInt(3);
+    node.payloadIR = select.getText(4);
+    node.irHash = select.getText(5);
+    node.proposer = select.getText(6);
+    node.strategy = select.getText(7);
+    node.schedule = select.getText(8);
+    node.memoryOperator = select.getText(9);
+    node.status = select.getText(10);
+    node.error = select.getText(11);
+    if (!select.isNull(12))
+      node.timeNs = select.getDouble(12);
+    if (!select.isNull(13))
+      node.speedup = select.getDouble(13);
+    node.diagnosis = select.getText(14);
+    node.created = select.getDouble(15);
+    nodes.push_back(std::move(node));
+  }
+  if (status != SQLITE_DONE)
+    return fail("cannot read nodes");
+  return nodes;
+}
+
+llvm::Expected<int64_t> Store::countNodes(int64_t run) {
+  Statement select(database, "SELECT count(*) FROM nodes WHERE run = ?");
+  select.bind(1, run);
+  if (!select.ok() || select.step() != SQLITE_ROW)
+    return fail("cannot count nodes");
+  return select.getInt(0);
+}
