@@ -180,7 +180,9 @@ llvm::Error evaluate(KernelJob job, KernelReport &report) {
   if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
     return llvm::createStringError(
         "signature: the reference's function type differs from the kernel's");
-  report.work = estimateWork(job.evaluated);
+  // Work is a property of the computation: count it on the reference, whose
+  // linalg form survives (a scheduled candidate holds loops and vectors).
+  report.work = estimateWork(job.reference);
 
   currentStage = "lower";
   ke::LowerCPUOptions referenceOptions;

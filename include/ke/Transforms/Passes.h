@@ -19,6 +19,9 @@ class SCFDialect;
 namespace tensor {
 class TensorDialect;
 } // namespace tensor
+namespace transform {
+class TransformDialect;
+} // namespace transform
 namespace vector {
 class VectorDialect;
 } // namespace vector

@@ -51,6 +51,38 @@ def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"
   ];
 }
 
+def KeApplySchedule : Pass<"ke-apply-schedule", "mlir::func::FuncOp"> {
+  let summary = "Apply a library schedule (tiling, vectorization) to a function";
+  let description = [{
+    Applies a schedule of the built-in transform library, written in the
+    form the search records (`strategy` of a node, one entry per linalg op
+    in walk order, `;`-separated):
+
+    ```
+    c=[64,128,0] r=[4,16,1] v; c=[] r=[1,16] v
+    ```
+
+    `c` are cache-level tile sizes and `r` register-level tile sizes, one per
+    loop (0: not tiled at that level), and `v` vectorizes the register tile.
+    The function is first canonicalized for scheduling (aggregate ops
+    decomposed, elementwise tensor ops turned into linalg), the schedule is
+    checked against the function's loops, rendered as a transform-dialect
+    script and run by the transform interpreter. `print-script` prints the
+    script, which upstream `mlir-opt --transform-interpreter` replays.
+  }];
+  let options = [
+    Option<"schedule", "schedule", "std::string", /*default=*/"\"\"",
+           "The schedule, as recorded by the search">,
+    Option<"printScript", "print-script", "bool", /*default=*/"false",
+           "Print the rendered transform script to stderr">
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect",
+    "::mlir::transform::TransformDialect"
+  ];
+}
+
 def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Default CPU schedule: tile each linalg op and vectorize it";
   let description = [{

@@ -1,0 +1,86 @@
+//===- Schedule.h - CPU schedules as transform-dialect scripts --*- C++ -*-===//
+//
+// A schedule is a set of knobs per linalg op of a payload (in walk order):
+// a cache-level tiling, a register-level tiling and whether the register
+// tile is vectorized. It renders to a transform-dialect script, so what the
+// search did can be replayed with upstream `mlir-opt --transform-interpreter`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_PROPOSE_SCHEDULE_H
+#define KE_PROPOSE_SCHEDULE_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
+namespace ke::propose {
+
+/// Knobs of one linalg op; one entry per loop. A tile size of 0 leaves the
+/// loop untiled at that level.
+struct OpSchedule {
+  llvm::SmallVector<int64_t> cacheTiles;
+  llvm::SmallVector<int64_t> registerTiles;
+  bool vectorize = false;
+
+  bool operator==(const OpSchedule &other) const {
+    return cacheTiles == other.cacheTiles &&
+           registerTiles == other.registerTiles &&
+           vectorize == other.vectorize;
+  }
+};
+
+struct Schedule {
+  std::vector<OpSchedule> ops;
+
+  /// "c=[64,128,0] r=[4,16,1] v; c=[] r=[1,16] v" (one entry per op).
+  std::string toString() const;
+  static llvm::Expected<Schedule> parse(llvm::StringRef text);
+  /// The transform script (a module with @__transform_main). With the ops'
+  /// shapes, contractions vectorize straight to vector.contract (then FMAs).
+  std::string renderTransformScript(llvm::ArrayRef<struct OpShape> shapes = {}) const;
+  bool operator==(const Schedule &other) const { return ops == other.ops; }
+};
+
+/// What the search space is built from: one entry per linalg op of a payload.
+struct OpShape {
+  std::string name;
+  llvm::SmallVector<int64_t> bounds; ///< static trip counts
+  llvm::SmallVector<bool> isReduction;
+  /// Loops along which most operand bytes are contiguous, best first.
+  llvm::SmallVector<unsigned> contiguousLoops;
+  bool hasBooleans = false; ///< i1 operands: never vectorized
+  /// One element type throughout and a non-scalar result: can vectorize to
+  /// vector.contract (mixed types and 0-d results do not lower upstream).
+  bool uniformTypes = false;
+};
+
+/// Prepares `function` for scheduling in place: aggregate ops decomposed and
+/// elementwise tensor ops turned into linalg, so every op is a linalg op.
+llvm::Error canonicalizeForScheduling(mlir::func::FuncOp function);
+
+/// The linalg ops of a function canonicalized for scheduling.
+std::vector<OpShape> describeOps(mlir::func::FuncOp function);
+
+/// Checks a schedule against the op shapes: one entry per op, one tile per
+/// loop, tiles dividing the trip counts, register tiles within the cache
+/// tiles, vector tiles of at most `maxVectorElements` elements.
+llvm::Error verifySchedule(const Schedule &schedule,
+                           llvm::ArrayRef<OpShape> shapes,
+                           int64_t maxVectorElements = 1024);
+
+/// Applies `schedule` to `function` (canonicalized for scheduling) in place,
+/// through the transform interpreter.
+llvm::Error applySchedule(mlir::func::FuncOp function,
+                          const Schedule &schedule);
+
+} // namespace ke::propose
+
+#endif // KE_PROPOSE_SCHEDULE_H

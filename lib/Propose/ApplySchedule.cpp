@@ -1,0 +1,56 @@
+//===- ApplySchedule.cpp - ke-apply-schedule ------------------------------===//
+//
+// Applies one schedule of the transform library to a function: the step the
+// search takes for every library candidate, on its own for tests and replay.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Propose/Schedule.h"
+#include "ke/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KEAPPLYSCHEDULE
+#include "ke/Transforms/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+
+namespace {
+struct ApplySchedulePass : ke::impl::KeApplyScheduleBase<ApplySchedulePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    llvm::Expected<ke::propose::Schedule> parsed =
+        ke::propose::Schedule::parse(schedule);
+    if (!parsed) {
+      function.emitError() << "ke-apply-schedule: "
+                           << llvm::toString(parsed.takeError());
+      return signalPassFailure();
+    }
+    auto fail = [&](llvm::Error error) {
+      function.emitError() << "ke-apply-schedule: "
+                           << llvm::toString(std::move(error));
+      signalPassFailure();
+    };
+    if (llvm::Error error = ke::propose::canonicalizeForScheduling(function))
+      return fail(std::move(error));
+    if (llvm::Error error = ke::propose::verifySchedule(
+            *parsed, ke::propose::describeOps(function)))
+      return fail(std::move(error));
+    if (printScript)
+      llvm::errs() << parsed->renderTransformScript(
+          ke::propose::describeOps(function));
+    if (llvm::Error error = ke::propose::applySchedule(function, *parsed))
+      return fail(std::move(error));
+  }
+};
+} // namespace

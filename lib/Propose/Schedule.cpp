@@ -1,0 +1,315 @@
+//===- Schedule.cpp - CPU schedules as transform-dialect scripts ----------===//
+
+#include "ke/Propose/Schedule.h"
+
+#include "ke/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Transform/IR/TransformOps.h"
+#include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
+#include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace ke::propose;
+
+namespace {
+constexpr llvm::StringLiteral kOpIdAttr = "ke.op_id";
+
+std::string joinSizes(llvm::ArrayRef<int64_t> sizes) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(sizes, os, ",");
+  return text;
+}
+
+/// Collects MLIR diagnostics into one message.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext *context)
+      : handler(context, [this](Diagnostic &diagnostic) {
+          if (!messages.empty())
+            messages += "; ";
+          messages += diagnostic.str();
+          return success();
+        }) {}
+  const std::string &str() const { return messages; }
+
+private:
+  std::string messages;
+  ScopedDiagnosticHandler handler;
+};
+
+llvm::Expected<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text) {
+  llvm::SmallVector<int64_t> sizes;
+  text = text.trim();
+  if (!text.consume_front("[") || !text.consume_back("]"))
+    return llvm::createStringError("expected '[sizes]', found '" + text.str() +
+                                   "'");
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef part : parts) {
+    int64_t size;
+    if (part.trim().getAsInteger(10, size) || size < 0)
+      return llvm::createStringError("bad tile size '" + part.str() + "'");
+    sizes.push_back(size);
+  }
+  return sizes;
+}
+} // namespace
+
+std::string Schedule::toString() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      ops, os,
+      [&](const OpSchedule &op) {
+        os << "c=[" << joinSizes(op.cacheTiles) << "] r=["
+           << joinSizes(op.registerTiles) << "]" << (op.vectorize ? " v" : "");
+      },
+      "; ");
+  return text;
+}
+
+llvm::Expected<Schedule> Schedule::parse(llvm::StringRef text) {
+  Schedule schedule;
+  llvm::SmallVector<llvm::StringRef> entries;
+  text.split(entries, ';', -1, /*KeepEmpty=*/true);
+  if (text.trim().empty())
+    return schedule;
+  for (llvm::StringRef entry : entries) {
+    OpSchedule op;
+    llvm::SmallVector<llvm::StringRef> fields;
+    entry.trim().split(fields, ' ', -1, /*KeepEmpty=*/false);
+    for (llvm::StringRef field : fields) {
+      if (field == "v") {
+        op.vectorize = true;
+      } else if (field.consume_front("c=")) {
+        auto sizes = parseSizes(field);
+        if (!sizes)
+          return sizes.takeError();
+        op.cacheTiles = *sizes;
+      } else if (field.consume_front("r=")) {
+        auto sizes = parseSizes(field);
+        if (!sizes)
+          return sizes.takeError();
+        op.registerTiles = *sizes;
+      } else {
+        return llvm::createStringError("unknown schedule field '" +
+                                       field.str() + "' in '" + text.str() +
+                                       "'");
+      }
+    }
+    schedule.ops.push_back(op);
+  }
+  return schedule;
+}
+
+std::string Schedule::renderTransformScript(
+    llvm::ArrayRef<OpShape> shapes) const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "module attributes {transform.with_named_sequence} {\n"
+     << "  transform.named_sequence @__transform_main("
+        "%root: !transform.any_op {transform.consumed}) {\n";
+  auto tile = [&](llvm::StringRef handle, llvm::ArrayRef<int64_t> sizes,
+                  llvm::StringRef result) {
+    int64_t loops = llvm::count_if(sizes, [](int64_t s) { return s != 0; });
+    if (loops == 0) {
+      os << "    " << result << " = transform.cast " << handle
+         << " : !transform.any_op to !transform.any_op\n";
+      return;
+    }
+    os << "    " << result << ", " << result << "_loops:" << loops
+       << " = transform.structured.tile_using_for " << handle
+       << " tile_sizes [" << joinSizes(sizes)
+       << "] : (!transform.any_op) -> (!transform.any_op";
+    for (int64_t i = 0; i < loops; ++i)
+      os << ", !transform.any_op";
+    os << ")\n";
+  };
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    std::string handle = llvm::formatv("%op{0}", index);
+    os << "    " << handle << " = transform.structured.match attributes{"
+       << kOpIdAttr << " = " << index
+       << " : i64} in %root : (!transform.any_op) -> !transform.any_op\n";
+    std::string cached = llvm::formatv("%cache{0}", index);
+    std::string tiled = llvm::formatv("%tile{0}", index);
+    tile(handle, op.cacheTiles, cached);
+    tile(cached, op.registerTiles, tiled);
+    if (op.vectorize) {
+      bool contraction = index < shapes.size() && shapes[index].uniformTypes;
+      os << "    transform.structured.vectorize " << tiled
+         << (contraction ? " {create_named_contraction, vectorize_nd_extract}"
+                         : " {vectorize_nd_extract}")
+         << " : !transform.any_op\n";
+    }
+  }
+  // Contractions to FMAs, loop-invariant accumulators out of the reduction
+  // loops, and the usual cleanup.
+  os << "    %func = transform.structured.match ops{[\"func.func\"]} in %root "
+        ": (!transform.any_op) -> !transform.any_op\n"
+     << "    transform.apply_patterns to %func {\n"
+     << "      transform.apply_patterns.vector.lower_contraction "
+        "lowering_strategy = \"outerproduct\"\n"
+     << "      transform.apply_patterns.vector.lower_outerproduct\n"
+     << "      transform.apply_patterns.vector.transfer_permutation_patterns\n"
+     << "      transform.apply_patterns.canonicalization\n"
+     << "      transform.apply_patterns.tensor.fold_tensor_subset_ops\n"
+     << "    } : !transform.any_op\n"
+     << "    transform.apply_cse to %func : !transform.any_op\n"
+     << "    %loops = transform.structured.match ops{[\"scf.for\"]} in %func "
+        ": (!transform.any_op) -> !transform.any_op\n"
+     << "    transform.foreach %loops : !transform.any_op {\n"
+     << "    ^bb0(%loop: !transform.any_op):\n"
+     << "      transform.loop.hoist_loop_invariant_subsets %loop : "
+        "!transform.any_op\n"
+     << "    }\n"
+     << "    transform.yield\n"
+     << "  }\n"
+     << "}\n";
+  return text;
+}
+
+llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function) {
+  MLIRContext *context = function.getContext();
+  DiagnosticCollector diagnostics(context);
+  PassManager pm(context, func::FuncOp::getOperationName());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(
+          "ke-decompose-aggregates,convert-elementwise-to-linalg,"
+          "canonicalize",
+          pm, errorStream)))
+    return llvm::createStringError("cannot build the pipeline: " + errors);
+  if (failed(pm.run(function)))
+    return llvm::createStringError("cannot prepare the payload: " +
+                                   diagnostics.str());
+  return llvm::Error::success();
+}
+
+std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
+  std::vector<OpShape> shapes;
+  function.walk([&](linalg::LinalgOp op) {
+    OpShape shape;
+    shape.name = op->getName().getStringRef().str();
+    shape.bounds = op.getStaticLoopRanges();
+    for (utils::IteratorType iterator : op.getIteratorTypesArray())
+      shape.isReduction.push_back(iterator == utils::IteratorType::reduction);
+    // Rank loops by the operand bytes they index contiguously.
+    llvm::SmallVector<int64_t> contiguous(shape.bounds.size(), 0);
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto type = dyn_cast<ShapedType>(operand.get().getType());
+      if (!type || !type.hasStaticShape())
+        continue;
+      if (type.getElementType().isInteger(1))
+        shape.hasBooleans = true;
+      if (type.getRank() == 0)
+        continue;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
+        contiguous[dim.getPosition()] += type.getNumElements();
+    }
+    Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+    shape.uniformTypes =
+        op->getNumResults() == 1 &&
+        cast<ShapedType>(op->getResult(0).getType()).getRank() > 0 &&
+        llvm::all_of(op->getOperands(), [&](Value operand) {
+          return getElementTypeOrSelf(operand.getType()) == elementType;
+        });
+    for (unsigned loop = 0; loop < shape.bounds.size(); ++loop)
+      shape.contiguousLoops.push_back(loop);
+    llvm::stable_sort(shape.contiguousLoops, [&](unsigned a, unsigned b) {
+      return contiguous[a] > contiguous[b];
+    });
+    shapes.push_back(shape);
+  });
+  return shapes;
+}
+
+llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
+                                        llvm::ArrayRef<OpShape> shapes,
+                                        int64_t maxVectorElements) {
+  if (schedule.ops.size() != shapes.size())
+    return llvm::createStringError(
+        llvm::formatv("the schedule has {0} entries for {1} linalg ops",
+                      schedule.ops.size(), shapes.size()));
+  for (auto [index, op] : llvm::enumerate(schedule.ops)) {
+    const OpShape &shape = shapes[index];
+    size_t loops = shape.bounds.size();
+    if ((!op.cacheTiles.empty() && op.cacheTiles.size() != loops) ||
+        (!op.registerTiles.empty() && op.registerTiles.size() != loops))
+      return llvm::createStringError(llvm::formatv(
+          "op #{0} ({1}) has {2} loops", index, shape.name, loops));
+    int64_t vectorElements = 1;
+    for (size_t loop = 0; loop < loops; ++loop) {
+      int64_t bound = shape.bounds[loop];
+      int64_t cache = op.cacheTiles.empty() ? 0 : op.cacheTiles[loop];
+      int64_t reg = op.registerTiles.empty() ? 0 : op.registerTiles[loop];
+      int64_t outer = cache ? cache : bound;
+      if (cache && bound % cache != 0)
+        return llvm::createStringError(
+            llvm::formatv("op #{0}: cache tile {1} does not divide loop {2} "
+                          "of {3} iterations",
+                          index, cache, loop, bound));
+      if (reg && outer % reg != 0)
+        return llvm::createStringError(
+            llvm::formatv("op #{0}: register tile {1} does not divide {2} "
+                          "(loop {3})",
+                          index, reg, outer, loop));
+      vectorElements *= reg ? reg : outer;
+    }
+    if (op.vectorize && shape.hasBooleans)
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: ops on i1 are not vectorized (LLVM packs i1 vectors)",
+          index));
+    if (op.vectorize && vectorElements > maxVectorElements)
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: a register tile of {1} elements is too large to vectorize",
+          index, vectorElements));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error ke::propose::applySchedule(func::FuncOp function,
+                                       const Schedule &schedule) {
+  MLIRContext *context = function.getContext();
+  int64_t index = 0;
+  function.walk([&](linalg::LinalgOp op) {
+    op->setAttr(kOpIdAttr,
+                IntegerAttr::get(IntegerType::get(context, 64), index++));
+  });
+  auto cleanUp = llvm::make_scope_exit([&] {
+    function.walk([&](Operation *op) { op->removeAttr(kOpIdAttr); });
+  });
+
+  DiagnosticCollector diagnostics(context);
+  std::string script = schedule.renderTransformScript(describeOps(function));
+  OwningOpRef<ModuleOp> transforms =
+      parseSourceString<ModuleOp>(script, context);
+  if (!transforms)
+    return llvm::createStringError("cannot parse the transform script: " +
+                                   diagnostics.str() + "\n" + script);
+  transform::TransformOpInterface entry =
+      transform::detail::findTransformEntryPoint(function, *transforms);
+  if (!entry)
+    return llvm::createStringError("the transform script has no entry point");
+  if (failed(transform::applyTransforms(function, entry, {},
+                                        transform::TransformOptions(),
+                                        /*enforceToplevelTransformOp=*/false)))
+    return llvm::createStringError("the schedule does not apply: " +
+                                   diagnostics.str());
+  if (failed(verify(function)))
+    return llvm::createStringError("the scheduled payload does not verify: " +
+                                   diagnostics.str());
+  return llvm::Error::success();
+}
