@@ -37,6 +37,83 @@ def KeSelectBest : Pass<"ke-select-best", "mlir::ModuleOp"> {
   }];
 }
 
+def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
+  let summary = "Search for a faster verified implementation of each kernel";
+  let description = [{
+    A tree search over candidates for every `func.func` tagged `ke.kernel`.
+    The reference is evaluated first (naive loops: the speedup baseline).
+    Then, until a termination rule fires, the node with the highest UCB
+    score (mean speedup of its subtree, normalized by the best speedup, plus
+    `exploration` times the usual bonus) is expanded: the proposer turns it
+    into `workers` children, each built by a memory operator (`inherit` the
+    parent's trajectory, compare `siblings`, `combine` with another good
+    node, `restart`). Children are checked in-process (the schedule applies,
+    the IR verifies), deduplicated by IR hash, then evaluated by `ke-run`
+    subprocesses (`workers` at a time, each with a timeout and a memory
+    limit): lowered, run against the reference, timed. Every evaluated node
+    is committed to the database (`db`) before the next expansion, so a
+    killed search loses nothing and `resume=true` continues it.
+
+    The best verified candidate replaces the kernel's body, keeping its name,
+    signature, argument attributes and `ke.kernel` tag (plus `ke.selected`
+    and `ke.strategy`), so the output is valid input to `ke-run` and to
+    `ke-evolve` again. With `keep-tree`, the kernel becomes a `ke.kernel`
+    holding every evaluated candidate instead (`ke-select-best` picks the
+    best). A summary table goes to stderr, with a live progress line when
+    stderr is a terminal.
+
+    Proposers: `library` (the built-in transform library: tiling for caches
+    and registers, vectorization, contraction to FMAs, accumulator hoisting)
+    and `file` (the functions of the file `proposals`, served in order: hand-
+    written candidates, or replies recorded elsewhere).
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target to optimize for (cpu)">,
+    Option<"budget", "budget", "int", /*default=*/"64",
+           "Candidates to evaluate per kernel (0: no limit)">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"0",
+           "Seconds per kernel (0: no limit)">,
+    Option<"stall", "stall", "int", /*default=*/"0",
+           "Stop after this many expansions without a new best (0: never)">,
+    Option<"targetSpeedup", "target-speedup", "double", /*default=*/"0",
+           "Stop once this speedup over the naive reference is reached">,
+    Option<"workers", "workers", "unsigned", /*default=*/"1",
+           "Candidates proposed per expansion and evaluated in parallel">,
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads a kernel may use">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the proposer and of the inputs">,
+    Option<"seeds", "seeds", "unsigned", /*default=*/"2",
+           "Input seeds each candidate is checked on">,
+    Option<"proposer", "proposer", "std::string", /*default=*/"\"library\"",
+           "library, file (llm and mixed arrive with the LLM proposer)">,
+    Option<"proposals", "proposals", "std::string", /*default=*/"\"\"",
+           "File of candidate functions for proposer=file">,
+    Option<"db", "db", "std::string", /*default=*/"\"ke.db\"",
+           "The SQLite database recording the search">,
+    Option<"resume", "resume", "bool", /*default=*/"false",
+           "Continue the latest run over the same input">,
+    Option<"keepTree", "keep-tree", "bool", /*default=*/"false",
+           "Output each kernel as a ke.kernel with all its candidates">,
+    Option<"exploration", "exploration", "double", /*default=*/"0.5",
+           "UCB exploration constant">,
+    Option<"evalTimeout", "eval-timeout", "unsigned", /*default=*/"60",
+           "Seconds one candidate's evaluation may take">,
+    Option<"memoryLimit", "memory-limit", "unsigned", /*default=*/"8192",
+           "MiB of memory one evaluation may use">,
+    Option<"minTime", "min-time", "double", /*default=*/"0.1",
+           "Seconds of timed runs per candidate">,
+    Option<"keRunPath", "ke-run", "std::string", /*default=*/"\"\"",
+           "The ke-run executable (default: $KE_RUN, next to ke-opt, PATH)">
+  ];
+  let dependentDialects = [
+    "::ke::KeDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect", "::mlir::transform::TransformDialect"
+  ];
+}
+
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{

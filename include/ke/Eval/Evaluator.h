@@ -1,0 +1,77 @@
+//===- Evaluator.h - evaluating candidates in isolation ---------*- C++ -*-===//
+//
+// The search hands candidates (as files) to an Evaluator and gets back what
+// ke-run found. The subprocess evaluator runs ke-run processes, `workers` at
+// a time, each with a wall-clock and a memory limit, so that a candidate that
+// crashes, hangs or eats memory costs one evaluation and nothing else. A
+// remote executor (Slurm's srun) is another implementation of the interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_EVAL_EVALUATOR_H
+#define KE_EVAL_EVALUATOR_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ke::eval {
+
+struct EvaluationRequest {
+  std::string candidatePath; ///< a file with the kernel (tagged func)
+  std::string referencePath; ///< the reference, same function name
+  std::string kernel;
+  /// Apply no schedule of ke-run's own (the candidate is already scheduled).
+  bool naive = true;
+};
+
+struct EvaluationResult {
+  std::string status; ///< "correct", "incorrect" or "failed"
+  std::string error;  ///< why, when not correct
+  std::optional<double> timeNs;
+  std::string json; ///< ke-run's JSON line, if it printed one
+};
+
+class Evaluator {
+public:
+  virtual ~Evaluator();
+  virtual std::vector<EvaluationResult>
+  evaluate(llvm::ArrayRef<EvaluationRequest> requests) = 0;
+};
+
+struct SubprocessEvaluatorOptions {
+  std::string keRunPath;
+  unsigned workers = 1;
+  unsigned threads = 1;
+  uint64_t seed = 1;
+  unsigned seeds = 1;
+  double minTimeSeconds = 0.1;
+  unsigned timeoutSeconds = 60;  ///< per candidate, wall clock
+  unsigned memoryLimitMB = 8192; ///< per ke-run process
+  std::string workDirectory;     ///< where stdout/stderr files go
+};
+
+class SubprocessEvaluator : public Evaluator {
+public:
+  explicit SubprocessEvaluator(SubprocessEvaluatorOptions options)
+      : options(std::move(options)) {}
+  std::vector<EvaluationResult>
+  evaluate(llvm::ArrayRef<EvaluationRequest> requests) override;
+
+  /// Interprets one ke-run run: its exit status, stdout and stderr.
+  static EvaluationResult interpret(int exitCode, const std::string &waitError,
+                                    const std::string &output,
+                                    const std::string &errors);
+
+private:
+  SubprocessEvaluatorOptions options;
+};
+
+/// Finds ke-run: $KE_RUN, else next to the running executable, else PATH.
+std::optional<std::string> findKeRun(const char *argv0 = nullptr);
+
+} // namespace ke::eval
+
+#endif // KE_EVAL_EVALUATOR_H

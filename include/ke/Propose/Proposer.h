@@ -1,0 +1,69 @@
+//===- Proposer.h - what turns a node into child candidates -----*- C++ -*-===//
+//
+// The interface between the search and whatever proposes candidates: the
+// built-in transform library, an LLM, or a file of hand-written candidates.
+// A new proposer is one new implementation of this interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_PROPOSE_PROPOSER_H
+#define KE_PROPOSE_PROPOSER_H
+
+#include "ke/Propose/Schedule.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ke::propose {
+
+/// Which part of the search's memory a proposal builds on.
+enum class MemoryOperator {
+  InheritTrajectory, ///< refine the parent along its own path
+  CompareSiblings,   ///< start from the best of the parent's children
+  Combine,           ///< merge the parent with another good node
+  Restart,           ///< a clean slate
+};
+llvm::StringRef getMemoryOperatorName(MemoryOperator memory);
+
+/// What a proposer may see of a node of the tree.
+struct NodeView {
+  size_t index = 0;
+  std::string schedule; ///< empty for the reference and for rewrites
+  std::string strategy;
+  double speedup = 0.0;
+  bool correct = false;
+  std::string diagnosis; ///< ke-run's JSON
+};
+
+struct ProposalContext {
+  llvm::ArrayRef<OpShape> shapes; ///< linalg ops of the reference
+  NodeView parent;                ///< index 0: the reference
+  std::vector<NodeView> trajectory; ///< the parent's ancestors, root first
+  std::vector<NodeView> siblings;   ///< the parent's children so far
+  std::vector<NodeView> elite;      ///< best correct nodes, best first
+  unsigned count = 1;               ///< children wanted
+};
+
+struct Proposal {
+  /// Either a schedule of the transform library...
+  std::optional<Schedule> schedule;
+  /// ...or a whole replacement function (textual IR).
+  std::string payloadIR;
+  std::string strategy;
+  MemoryOperator memory = MemoryOperator::InheritTrajectory;
+};
+
+class Proposer {
+public:
+  virtual ~Proposer();
+  /// Recorded as the node's proposer: "library", "file", "llm:<model>".
+  virtual std::string getName() const = 0;
+  virtual std::vector<Proposal> propose(const ProposalContext &context) = 0;
+};
+
+} // namespace ke::propose
+
+#endif // KE_PROPOSE_PROPOSER_H

@@ -1,0 +1,37 @@
+//===- TransformLibraryProposer.h - the built-in proposer -------*- C++ -*-===//
+
+#ifndef KE_PROPOSE_TRANSFORMLIBRARYPROPOSER_H
+#define KE_PROPOSE_TRANSFORMLIBRARYPROPOSER_H
+
+#include "ke/Propose/Proposer.h"
+
+#include <random>
+
+namespace ke::propose {
+
+/// Proposes schedules of the transform library: the default schedule first,
+/// then mutations (one knob of a good node changed), crossovers (knobs of two
+/// good nodes combined) and fresh random schedules, chosen per the memory
+/// operator. Deterministic for a given seed.
+class TransformLibraryProposer : public Proposer {
+public:
+  explicit TransformLibraryProposer(uint64_t seed, int64_t vectorWidth = 16)
+      : generator(seed), vectorWidth(vectorWidth) {}
+  std::string getName() const override { return "library"; }
+  std::vector<Proposal> propose(const ProposalContext &context) override;
+
+  /// The search-free baseline (what ke-tile-and-vectorize does).
+  Schedule makeDefaultSchedule(llvm::ArrayRef<OpShape> shapes) const;
+  Schedule makeRandomSchedule(llvm::ArrayRef<OpShape> shapes);
+  Schedule mutate(const Schedule &schedule, llvm::ArrayRef<OpShape> shapes);
+  Schedule crossover(const Schedule &a, const Schedule &b);
+
+private:
+  OpSchedule makeRandomOpSchedule(const OpShape &shape);
+  std::mt19937_64 generator;
+  int64_t vectorWidth;
+};
+
+} // namespace ke::propose
+
+#endif // KE_PROPOSE_TRANSFORMLIBRARYPROPOSER_H

@@ -1,0 +1,253 @@
+//===- TransformLibraryProposer.cpp - the built-in proposer ---------------===//
+//
+// The space, per linalg op: a register tile per loop (the vector loop takes a
+// multiple of the vector width, other parallel loops small unroll factors,
+// reductions 1-4), an optional cache tile per loop (a multiple of the
+// register tile), and vectorization on or off. Only tiles that divide the
+// trip counts are drawn, so every register tile has a static shape.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Propose/TransformLibraryProposer.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace ke::propose;
+
+ke::propose::Proposer::~Proposer() = default;
+
+llvm::StringRef ke::propose::getMemoryOperatorName(MemoryOperator memory) {
+  switch (memory) {
+  case MemoryOperator::InheritTrajectory:
+    return "inherit";
+  case MemoryOperator::CompareSiblings:
+    return "siblings";
+  case MemoryOperator::Combine:
+    return "combine";
+  case MemoryOperator::Restart:
+    return "restart";
+  }
+  return "?";
+}
+
+namespace {
+/// The loop a register tile vectorizes along: the most contiguous loop whose
+/// trip count the width divides.
+std::optional<unsigned> findVectorLoop(const OpShape &shape, int64_t width) {
+  for (unsigned loop : shape.contiguousLoops)
+    if (shape.bounds[loop] % width == 0)
+      return loop;
+  return std::nullopt;
+}
+
+template <typename Generator>
+int64_t pick(llvm::ArrayRef<int64_t> choices, Generator &generator) {
+  std::uniform_int_distribution<size_t> index(0, choices.size() - 1);
+  return choices[index(generator)];
+}
+} // namespace
+
+Schedule
+TransformLibraryProposer::makeDefaultSchedule(llvm::ArrayRef<OpShape> shapes) const {
+  Schedule schedule;
+  for (const OpShape &shape : shapes) {
+    OpSchedule op;
+    std::optional<unsigned> vectorLoop = findVectorLoop(shape, 8);
+    if (vectorLoop && !shape.hasBooleans) {
+      for (unsigned loop = 0; loop < shape.bounds.size(); ++loop)
+        op.registerTiles.push_back(loop == *vectorLoop ? 8 : 1);
+      op.vectorize = true;
+    }
+    schedule.ops.push_back(op);
+  }
+  return schedule;
+}
+
+OpSchedule TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
+  OpSchedule op;
+  size_t loops = shape.bounds.size();
+  std::optional<unsigned> vectorLoop = findVectorLoop(shape, 8);
+  if (!vectorLoop || shape.hasBooleans || loops == 0)
+    return op; // left to plain loops
+  op.vectorize = true;
+  op.registerTiles.assign(loops, 1);
+  op.cacheTiles.assign(loops, 0);
+  for (unsigned loop = 0; loop < loops; ++loop) {
+    int64_t bound = shape.bounds[loop];
+    llvm::SmallVector<int64_t> registerChoices;
+    if (loop == *vectorLoop) {
+      for (int64_t size : {vectorWidth / 2, vectorWidth, 2 * vectorWidth,
+                           4 * vectorWidth})
+        if (size >= 8 && bound % size == 0)
+          registerChoices.push_back(size);
+    } else if (!shape.isReduction[loop]) {
+      for (int64_t size : {1, 2, 4, 6, 8})
+        if (bound % size == 0)
+          registerChoices.push_back(size);
+    } else {
+      for (int64_t size : {1, 2, 4})
+        if (bound % size == 0)
+          registerChoices.push_back(size);
+    }
+    if (registerChoices.empty())
+      registerChoices.push_back(1);
+    int64_t reg = pick(registerChoices, generator);
+    op.registerTiles[loop] = reg;
+
+    llvm::SmallVector<int64_t> cacheChoices = {0};
+    for (int64_t size : {16, 32, 64, 128, 256, 512})
+      if (size > reg && size < bound && bound % size == 0 && size % reg == 0)
+        cacheChoices.push_back(size);
+    op.cacheTiles[loop] = pick(cacheChoices, generator);
+  }
+  if (llvm::all_of(op.cacheTiles, [](int64_t size) { return size == 0; }))
+    op.cacheTiles.clear();
+  return op;
+}
+
+Schedule
+TransformLibraryProposer::makeRandomSchedule(llvm::ArrayRef<OpShape> shapes) {
+  // Draw until the schedule passes the checks (vector size limits).
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    Schedule schedule;
+    for (const OpShape &shape : shapes)
+      schedule.ops.push_back(makeRandomOpSchedule(shape));
+    if (llvm::Error error = verifySchedule(schedule, shapes)) {
+      llvm::consumeError(std::move(error));
+      continue;
+    }
+    return schedule;
+  }
+  return makeDefaultSchedule(shapes);
+}
+
+Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
+                                          llvm::ArrayRef<OpShape> shapes) {
+  if (schedule.ops.size() != shapes.size() || shapes.empty())
+    return makeRandomSchedule(shapes);
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    Schedule mutated = schedule;
+    std::uniform_int_distribution<size_t> opIndex(0, shapes.size() - 1);
+    size_t index = opIndex(generator);
+    OpSchedule fresh = makeRandomOpSchedule(shapes[index]);
+    OpSchedule &target = mutated.ops[index];
+    size_t loops = shapes[index].bounds.size();
+    if (loops == 0 || !fresh.vectorize) {
+      target = fresh;
+    } else {
+      // Change one knob: a register tile, a cache tile, or vectorization.
+      if (target.registerTiles.size() != loops)
+        target.registerTiles = fresh.registerTiles;
+      if (target.cacheTiles.size() != loops)
+        target.cacheTiles.assign(loops, 0);
+      std::uniform_int_distribution<int> knob(0, 2);
+      std::uniform_int_distribution<size_t> loop(0, loops - 1);
+      size_t at = loop(generator);
+      switch (knob(generator)) {
+      case 0:
+        target.registerTiles[at] = fresh.registerTiles[at];
+        break;
+      case 1:
+        target.cacheTiles[at] =
+            fresh.cacheTiles.empty() ? 0 : fresh.cacheTiles[at];
+        break;
+      default:
+        target = fresh;
+        break;
+      }
+      // Keep cache tiles multiples of the register tiles.
+      for (size_t l = 0; l < loops && !target.cacheTiles.empty(); ++l)
+        if (target.cacheTiles[l] &&
+            (target.cacheTiles[l] % target.registerTiles[l] != 0 ||
+             target.cacheTiles[l] <= target.registerTiles[l]))
+          target.cacheTiles[l] = 0;
+      if (llvm::all_of(target.cacheTiles, [](int64_t s) { return s == 0; }))
+        target.cacheTiles.clear();
+    }
+    if (mutated == schedule)
+      continue;
+    if (llvm::Error error = verifySchedule(mutated, shapes)) {
+      llvm::consumeError(std::move(error));
+      continue;
+    }
+    return mutated;
+  }
+  return makeRandomSchedule(shapes);
+}
+
+Schedule TransformLibraryProposer::crossover(const Schedule &a,
+                                             const Schedule &b) {
+  if (a.ops.size() != b.ops.size())
+    return a;
+  Schedule child;
+  std::bernoulli_distribution fromA(0.5);
+  for (size_t i = 0; i < a.ops.size(); ++i)
+    child.ops.push_back(fromA(generator) ? a.ops[i] : b.ops[i]);
+  return child;
+}
+
+std::vector<Proposal>
+TransformLibraryProposer::propose(const ProposalContext &context) {
+  std::vector<Proposal> proposals;
+  auto parse = [](const std::string &text) -> std::optional<Schedule> {
+    if (text.empty())
+      return std::nullopt;
+    llvm::Expected<Schedule> schedule = Schedule::parse(text);
+    if (!schedule) {
+      llvm::consumeError(schedule.takeError());
+      return std::nullopt;
+    }
+    return *schedule;
+  };
+  std::optional<Schedule> parent = parse(context.parent.schedule);
+  std::discrete_distribution<int> chooseMemory({50, 20, 20, 10});
+
+  for (unsigned i = 0; i < context.count; ++i) {
+    Proposal proposal;
+    if (!parent) {
+      // From the reference: the baseline first, then fresh schedules.
+      bool first = context.siblings.empty() && i == 0;
+      proposal.schedule =
+          first ? makeDefaultSchedule(context.shapes)
+                : makeRandomSchedule(context.shapes);
+      proposal.memory = MemoryOperator::Restart;
+    } else {
+      proposal.memory = static_cast<MemoryOperator>(chooseMemory(generator));
+      switch (proposal.memory) {
+      case MemoryOperator::InheritTrajectory:
+        proposal.schedule = mutate(*parent, context.shapes);
+        break;
+      case MemoryOperator::CompareSiblings: {
+        const NodeView *best = nullptr;
+        for (const NodeView &sibling : context.siblings)
+          if (sibling.correct && (!best || sibling.speedup > best->speedup))
+            best = &sibling;
+        std::optional<Schedule> start =
+            best && best->speedup > context.parent.speedup
+                ? parse(best->schedule)
+                : parent;
+        proposal.schedule = mutate(start ? *start : *parent, context.shapes);
+        break;
+      }
+      case MemoryOperator::Combine: {
+        std::optional<Schedule> other;
+        for (const NodeView &node : context.elite)
+          if (node.index != context.parent.index &&
+              (other = parse(node.schedule)))
+            break;
+        proposal.schedule = other ? crossover(*parent, *other)
+                                  : mutate(*parent, context.shapes);
+        if (*proposal.schedule == *parent)
+          proposal.schedule = mutate(*parent, context.shapes);
+        break;
+      }
+      case MemoryOperator::Restart:
+        proposal.schedule = makeRandomSchedule(context.shapes);
+        break;
+      }
+    }
+    proposal.strategy = proposal.schedule->toString();
+    proposals.push_back(std::move(proposal));
+  }
+  return proposals;
+}

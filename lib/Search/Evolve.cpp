@@ -1,0 +1,632 @@
+//===- Evolve.cpp - ke-evolve: the tree search ----------------------------===//
+//
+// Select (UCB) -> expand (a Proposer) -> check in-process -> evaluate (ke-run
+// subprocesses) -> record (SQLite, committed) -> back up, until a
+// termination rule fires; then the best verified candidate replaces the
+// kernel. Everything the search decides can be explained from the database.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Eval/Evaluator.h"
+#include "ke/KeDialect.h"
+#include "ke/Propose/FileProposer.h"
+#include "ke/Propose/TransformLibraryProposer.h"
+#include "ke/Search/SearchTree.h"
+#include "ke/Store/Store.h"
+#include "ke/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+
+#include <chrono>
+
+namespace ke {
+#define GEN_PASS_DEF_KEEVOLVE
+#include "ke/Transforms/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+using namespace ke;
+using ke::propose::MemoryOperator;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+std::string hashText(llvm::StringRef text) {
+  return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true);
+}
+
+std::string printOp(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->print(os);
+  return text;
+}
+
+llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec);
+  if (ec)
+    return llvm::createStringError(ec, "cannot write '%s'",
+                                   path.str().c_str());
+  out << contents;
+  return llvm::Error::success();
+}
+
+/// What the search keeps per tree node, beside the tree's numbers.
+struct NodeInfo {
+  int64_t dbId = 0; ///< 0 for the root (the reference)
+  std::string schedule, strategy, proposer, memory, status, error, payloadIR,
+      diagnosis;
+  std::optional<double> timeNs;
+  double speedup = 0.0;
+};
+
+struct KernelSummary {
+  std::string name;
+  double naiveNs = 0, bestNs = 0, speedup = 1;
+  int evaluated = 0, correct = 0, failed = 0, incorrect = 0, duplicates = 0;
+  std::string strategy = "(reference)";
+  std::string stopReason;
+};
+
+struct EvolvePass : ke::impl::KeEvolveBase<EvolvePass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult searchKernel(func::FuncOp kernel, unsigned kernelIndex);
+  std::string optionsJson() const;
+  void reportProgress(const KernelSummary &summary, double best,
+                      double elapsed, bool final);
+
+  // Shared, not unique: passes are copyable (the pass manager clones them).
+  std::shared_ptr<store::Store> database;
+  int64_t run = 0;
+  std::string keRun, workDirectory;
+  std::vector<KernelSummary> summaries;
+};
+
+std::string EvolvePass::optionsJson() const {
+  llvm::json::Object object{
+      {"target", target.getValue()},     {"budget", budget.getValue()},
+      {"time_limit", timeLimit.getValue()}, {"stall", stall.getValue()},
+      {"target_speedup", targetSpeedup.getValue()},
+      {"workers", workers.getValue()},   {"threads", threads.getValue()},
+      {"seed", static_cast<int64_t>(seed.getValue())},
+      {"seeds", seeds.getValue()},       {"proposer", proposer.getValue()},
+      {"exploration", exploration.getValue()}};
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::json::Value(std::move(object));
+  return text;
+}
+
+void EvolvePass::reportProgress(const KernelSummary &summary, double best,
+                                double elapsed, bool final) {
+  std::string line = llvm::formatv(
+      "ke-evolve: {0}: evaluated {1}/{2}, correct {3}, best {4:f2}x, "
+      "{5:f0} s",
+      summary.name, summary.evaluated, budget.getValue(), summary.correct,
+      best, elapsed);
+  if (budget > 0 && summary.evaluated > 0 && !final) {
+    double eta = elapsed / summary.evaluated *
+                 std::max(0, budget - summary.evaluated);
+    line += llvm::formatv(", ETA {0:f0} s", eta).str();
+  }
+  if (llvm::errs().is_displayed()) {
+    llvm::errs() << "\r\x1b[K" << line;
+    if (final)
+      llvm::errs() << "\n";
+  } else {
+    llvm::errs() << line << "\n";
+  }
+}
+
+void EvolvePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (!llvm::is_contained(KernelOp::getKnownTargets(), target)) {
+    module.emitError() << "ke-evolve: unknown target '" << target
+                       << "'; expected one of "
+                       << llvm::join(KernelOp::getKnownTargets(), ", ");
+    return signalPassFailure();
+  }
+  if (target != "cpu") {
+    module.emitError() << "ke-evolve: target '" << target
+                       << "' cannot be searched by this build yet; only cpu "
+                          "kernels can be evaluated";
+    return signalPassFailure();
+  }
+  if (proposer != "library" && proposer != "file") {
+    module.emitError() << "ke-evolve: proposer '" << proposer
+                       << "' is not available in this build; use library or "
+                          "file (llm and mixed need the LLM proposer)";
+    return signalPassFailure();
+  }
+  if (proposer == "file" && proposals.empty()) {
+    module.emitError() << "ke-evolve: proposer=file needs proposals=<file>";
+    return signalPassFailure();
+  }
+  std::optional<std::string> found =
+      keRunPath.empty() ? eval::findKeRun() : std::optional(keRunPath.getValue());
+  if (!found || !llvm::sys::fs::can_execute(*found)) {
+    module.emitError() << "ke-evolve: cannot find ke-run (set ke-run=<path> "
+                          "or $KE_RUN, or put it on PATH)";
+    return signalPassFailure();
+  }
+  keRun = *found;
+
+  SmallVector<func::FuncOp> kernels;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (function->hasAttr(KeDialect::kKernelAttrName) && !function.isExternal())
+      kernels.push_back(function);
+  if (kernels.empty()) {
+    module.emitWarning() << "ke-evolve: no func.func tagged ke.kernel; "
+                            "nothing to optimize";
+    return;
+  }
+
+  auto opened = store::Store::open(db);
+  if (!opened) {
+    module.emitError() << "ke-evolve: " << llvm::toString(opened.takeError());
+    return signalPassFailure();
+  }
+  database = std::move(*opened);
+  std::string inputHash = hashText(printOp(module));
+  std::optional<int64_t> previous;
+  if (resume) {
+    auto latest = database->findLatestRun(inputHash);
+    if (!latest) {
+      module.emitError() << "ke-evolve: " << llvm::toString(latest.takeError());
+      return signalPassFailure();
+    }
+    previous = *latest;
+    if (!previous)
+      module.emitRemark() << "ke-evolve: nothing to resume in '" << db
+                          << "' for this input; starting a new run";
+  }
+  if (previous) {
+    run = *previous;
+  } else {
+    auto begun = database->beginRun(inputHash, optionsJson());
+    if (!begun) {
+      module.emitError() << "ke-evolve: " << llvm::toString(begun.takeError());
+      return signalPassFailure();
+    }
+    run = *begun;
+  }
+
+  llvm::SmallString<128> directory;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("ke-evolve", directory)) {
+    module.emitError() << "ke-evolve: cannot create a work directory: "
+                       << ec.message();
+    return signalPassFailure();
+  }
+  workDirectory = std::string(directory);
+
+  bool failedAny = false;
+  for (auto [index, kernel] : llvm::enumerate(kernels))
+    if (failed(searchKernel(kernel, index)))
+      failedAny = true;
+  llvm::sys::fs::remove_directories(workDirectory);
+  if (llvm::Error error =
+          database->finishRun(run, failedAny ? "failed" : "finished"))
+    module.emitWarning() << "ke-evolve: " << llvm::toString(std::move(error));
+
+  llvm::errs() << llvm::formatv("\nke-evolve: run {0} in '{1}'\n", run, db);
+  llvm::errs() << "| kernel | naive (us) | best (us) | speedup | evaluated | "
+                  "correct | incorrect | failed | duplicates | stopped | best "
+                  "strategy |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const KernelSummary &s : summaries)
+    llvm::errs() << llvm::formatv(
+        "| {0} | {1:f1} | {2:f1} | {3:f2}x | {4} | {5} | {6} | {7} | {8} | "
+        "{9} | {10} |\n",
+        s.name, s.naiveNs / 1e3, s.bestNs / 1e3, s.speedup, s.evaluated,
+        s.correct, s.incorrect, s.failed, s.duplicates, s.stopReason,
+        s.strategy);
+  if (failedAny)
+    signalPassFailure();
+}
+
+LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
+                                       unsigned kernelIndex) {
+  MLIRContext *context = &getContext();
+  std::string name = kernel.getSymName().str();
+  KernelSummary summary;
+  summary.name = name;
+  auto fail = [&](const llvm::Twine &message) {
+    kernel.emitError() << "ke-evolve: '@" << name << "': " << message;
+    summary.stopReason = "error";
+    summaries.push_back(summary);
+    return failure();
+  };
+
+  // The reference as given (the correctness oracle), in its own file.
+  OwningOpRef<ModuleOp> referenceModule = ModuleOp::create(kernel.getLoc());
+  referenceModule->push_back(cast<func::FuncOp>(kernel->clone()));
+  std::string referenceIR = printOp(*referenceModule);
+  std::string referencePath =
+      llvm::formatv("{0}/{1}.reference.mlir", workDirectory, name);
+  if (llvm::Error error = writeFile(referencePath, referenceIR))
+    return fail(llvm::toString(std::move(error)));
+
+  // The base every schedule applies to: the reference with every op linalg.
+  OwningOpRef<ModuleOp> baseModule = ModuleOp::create(kernel.getLoc());
+  auto base = cast<func::FuncOp>(kernel->clone());
+  baseModule->push_back(base);
+  if (llvm::Error error = propose::canonicalizeForScheduling(base))
+    return fail(llvm::toString(std::move(error)));
+  std::vector<propose::OpShape> shapes = propose::describeOps(base);
+
+  // The kernel's record: found again when resuming.
+  auto existing = database->findKernel(run, name);
+  if (!existing)
+    return fail(llvm::toString(existing.takeError()));
+  store::KernelRecord record;
+  if (*existing) {
+    record = **existing;
+  } else {
+    record.run = run;
+    record.name = name;
+    record.target = target;
+    record.referenceIR = referenceIR;
+    auto id = database->addKernel(record);
+    if (!id)
+      return fail(llvm::toString(id.takeError()));
+    record.id = *id;
+  }
+
+  eval::SubprocessEvaluatorOptions evaluatorOptions;
+  evaluatorOptions.keRunPath = keRun;
+  evaluatorOptions.workers = std::max(1u, workers.getValue());
+  evaluatorOptions.threads = threads;
+  evaluatorOptions.seed = seed;
+  evaluatorOptions.seeds = std::max(1u, seeds.getValue());
+  evaluatorOptions.minTimeSeconds = minTime;
+  evaluatorOptions.timeoutSeconds = evalTimeout;
+  evaluatorOptions.memoryLimitMB = memoryLimit;
+  evaluatorOptions.workDirectory = workDirectory;
+  eval::SubprocessEvaluator evaluator(evaluatorOptions);
+
+  // The naive reference's time is the baseline of every speedup.
+  if (!record.naiveTimeNs) {
+    eval::EvaluationRequest request{referencePath, referencePath, name,
+                                    /*naive=*/true};
+    eval::EvaluationResult result = evaluator.evaluate(request).front();
+    if (result.status != "correct" || !result.timeNs)
+      return fail("the reference cannot be evaluated: " + result.error);
+    record.naiveTimeNs = result.timeNs;
+    if (llvm::Error error = database->setNaiveTime(record.id, *result.timeNs))
+      return fail(llvm::toString(std::move(error)));
+  }
+  double naiveNs = *record.naiveTimeNs;
+  summary.naiveNs = naiveNs;
+
+  search::SearchTree tree;
+  std::vector<NodeInfo> nodes(1);
+  nodes[0].strategy = "(reference)";
+  nodes[0].speedup = 1.0;
+  nodes[0].timeNs = naiveNs;
+  llvm::StringSet<> seen;
+  seen.insert(hashText(printOp(base)));
+  llvm::DenseMap<int64_t, size_t> indexOfDbId;
+
+  auto account = [&](const NodeInfo &node) {
+    ++summary.evaluated;
+    if (node.status == "correct")
+      ++summary.correct;
+    else if (node.status == "incorrect")
+      ++summary.incorrect;
+    else
+      ++summary.failed;
+  };
+
+  // Resuming: rebuild the tree from what was committed.
+  auto recorded = database->loadNodes(record.id);
+  if (!recorded)
+    return fail(llvm::toString(recorded.takeError()));
+  for (const store::NodeRecord &stored : *recorded) {
+    size_t parent = stored.parent && indexOfDbId.count(*stored.parent)
+                        ? indexOfDbId[*stored.parent]
+                        : 0;
+    NodeInfo node;
+    node.dbId = stored.id;
+    node.schedule = stored.schedule;
+    node.strategy = stored.strategy;
+    node.proposer = stored.proposer;
+    node.memory = stored.memoryOperator;
+    node.status = stored.status;
+    node.error = stored.error;
+    node.payloadIR = stored.payloadIR;
+    node.diagnosis = stored.diagnosis;
+    node.timeNs = stored.timeNs;
+    node.speedup = stored.speedup.value_or(0.0);
+    size_t index =
+        tree.addChild(parent, node.speedup, stored.status == "correct");
+    indexOfDbId[stored.id] = index;
+    seen.insert(stored.irHash);
+    account(node);
+    nodes.push_back(std::move(node));
+  }
+
+  std::unique_ptr<propose::Proposer> proposerImpl;
+  if (proposer == "file") {
+    auto fileProposer = propose::FileProposer::create(proposals, context);
+    if (!fileProposer)
+      return fail(llvm::toString(fileProposer.takeError()));
+    proposerImpl = std::move(*fileProposer);
+    // Resuming skips what was already served.
+    static_cast<propose::FileProposer &>(*proposerImpl)
+        .skip(summary.evaluated + summary.duplicates);
+  } else {
+    proposerImpl = std::make_unique<propose::TransformLibraryProposer>(
+        seed * 7919 + kernelIndex * 104729 + summary.evaluated);
+  }
+
+  search::TerminationTracker tracker(
+      {budget, timeLimit, stall, targetSpeedup});
+  auto started = Clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(Clock::now() - started).count();
+  };
+  auto view = [&](size_t index) {
+    propose::NodeView node;
+    node.index = index;
+    node.schedule = nodes[index].schedule;
+    node.strategy = nodes[index].strategy;
+    node.speedup = tree.getNode(index).speedup;
+    node.correct = index == 0 || nodes[index].status == "correct";
+    node.diagnosis = nodes[index].diagnosis;
+    return node;
+  };
+
+  int consecutiveEmpty = 0;
+  while (true) {
+    if (std::optional<std::string> reason =
+            tracker.check(summary.evaluated, elapsed(), tree.getBestSpeedup())) {
+      summary.stopReason = *reason;
+      break;
+    }
+    size_t parent = tree.selectForExpansion(exploration);
+    tree.noteExpansion(parent);
+
+    propose::ProposalContext proposalContext;
+    proposalContext.shapes = shapes;
+    proposalContext.parent = view(parent);
+    for (std::optional<size_t> at = tree.getNode(parent).parent; at;
+         at = tree.getNode(*at).parent)
+      proposalContext.trajectory.insert(proposalContext.trajectory.begin(),
+                                        view(*at));
+    for (size_t child : tree.getNode(parent).children)
+      proposalContext.siblings.push_back(view(child));
+    std::vector<size_t> ranked;
+    for (size_t i = 1; i < nodes.size(); ++i)
+      if (nodes[i].status == "correct")
+        ranked.push_back(i);
+    llvm::sort(ranked, [&](size_t a, size_t b) {
+      return tree.getNode(a).speedup > tree.getNode(b).speedup;
+    });
+    for (size_t i = 0; i < std::min<size_t>(4, ranked.size()); ++i)
+      proposalContext.elite.push_back(view(ranked[i]));
+    int remaining = budget > 0 ? budget - summary.evaluated : 1 << 30;
+    proposalContext.count =
+        std::max(1, std::min<int>(std::max(1u, workers.getValue()), remaining));
+
+    std::vector<propose::Proposal> proposalList =
+        proposerImpl->propose(proposalContext);
+    if (proposalList.empty()) {
+      summary.stopReason = "the proposer has nothing more to propose";
+      break;
+    }
+
+    // Build and check each child in-process; only new, valid IR is
+    // evaluated by a subprocess.
+    std::vector<NodeInfo> fresh;
+    std::vector<eval::EvaluationRequest> requests;
+    std::vector<size_t> requestOf; // fresh index -> request index or npos
+    for (propose::Proposal &proposal : proposalList) {
+      NodeInfo node;
+      node.proposer = proposerImpl->getName();
+      node.memory = propose::getMemoryOperatorName(proposal.memory).str();
+      node.strategy = proposal.strategy;
+      OwningOpRef<ModuleOp> candidateModule = ModuleOp::create(kernel.getLoc());
+      std::string problem;
+      if (proposal.schedule) {
+        node.schedule = proposal.schedule->toString();
+        auto payload = cast<func::FuncOp>(base->clone());
+        candidateModule->push_back(payload);
+        if (llvm::Error error =
+                propose::verifySchedule(*proposal.schedule, shapes))
+          problem = "schedule: " + llvm::toString(std::move(error));
+        else if (llvm::Error error =
+                     propose::applySchedule(payload, *proposal.schedule))
+          problem = "schedule: " + llvm::toString(std::move(error));
+      } else {
+        OwningOpRef<ModuleOp> parsed =
+            parseSourceString<ModuleOp>(proposal.payloadIR, context);
+        func::FuncOp payload =
+            parsed ? *parsed->getOps<func::FuncOp>().begin() : func::FuncOp();
+        if (!payload) {
+          problem = "verify: the proposal does not parse as a func.func";
+        } else if (payload.getFunctionType() != kernel.getFunctionType()) {
+          problem = "verify: the proposal's type differs from the kernel's";
+        } else {
+          payload->remove();
+          payload.setSymName(name);
+          payload.setAllArgAttrs(kernel.getAllArgAttrs());
+          for (NamedAttribute attr : kernel->getDiscardableAttrs())
+            payload->setAttr(attr.getName(), attr.getValue());
+          candidateModule->push_back(payload);
+          if (failed(verify(payload)))
+            problem = "verify: the proposal does not verify";
+        }
+      }
+      node.payloadIR = printOp(*candidateModule);
+      std::string hash = hashText(node.payloadIR);
+      if (problem.empty() && !seen.insert(hash).second) {
+        ++summary.duplicates;
+        continue; // identical IR is never evaluated twice
+      }
+      if (!problem.empty()) {
+        node.status = "failed";
+        node.error = problem;
+        requestOf.push_back(SIZE_MAX);
+      } else {
+        std::string path = llvm::formatv("{0}/{1}.candidate-{2}.mlir",
+                                         workDirectory, name, nodes.size() + fresh.size());
+        if (llvm::Error error = writeFile(path, node.payloadIR))
+          return fail(llvm::toString(std::move(error)));
+        requestOf.push_back(requests.size());
+        requests.push_back({path, referencePath, name, /*naive=*/true});
+      }
+      node.diagnosis = hash; // replaced by ke-run's JSON below
+      fresh.push_back(std::move(node));
+    }
+    if (fresh.empty()) {
+      // Only duplicates: the neighbourhood is exhausted for now.
+      tracker.noteExpansion(false);
+      if (++consecutiveEmpty >= 50) {
+        summary.stopReason = "only duplicates proposed";
+        break;
+      }
+      continue;
+    }
+    consecutiveEmpty = 0;
+
+    std::vector<eval::EvaluationResult> results = evaluator.evaluate(requests);
+    double bestBefore = tree.getBestSpeedup();
+    for (auto [i, node] : llvm::enumerate(fresh)) {
+      std::string hash = node.diagnosis;
+      node.diagnosis.clear();
+      if (requestOf[i] != SIZE_MAX) {
+        const eval::EvaluationResult &result = results[requestOf[i]];
+        node.status = result.status;
+        node.error = result.error;
+        node.timeNs = result.timeNs;
+        node.diagnosis = result.json;
+      }
+      if (node.status == "correct" && node.timeNs && *node.timeNs > 0)
+        node.speedup = naiveNs / *node.timeNs;
+      store::NodeRecord stored;
+      stored.run = run;
+      stored.kernel = record.id;
+      if (parent != 0)
+        stored.parent = nodes[parent].dbId;
+      stored.payloadIR = node.payloadIR;
+      stored.irHash = hash;
+      stored.proposer = node.proposer;
+      stored.strategy = node.strategy;
+      stored.schedule = node.schedule;
+      stored.memoryOperator = node.memory;
+      stored.status = node.status;
+      stored.error = node.error;
+      stored.timeNs = node.timeNs;
+      if (node.status == "correct")
+        stored.speedup = node.speedup;
+      stored.diagnosis = node.diagnosis;
+      auto id = database->addNode(stored);
+      if (!id)
+        return fail(llvm::toString(id.takeError()));
+      node.dbId = *id;
+      size_t index =
+          tree.addChild(parent, node.speedup, node.status == "correct");
+      indexOfDbId[node.dbId] = index;
+      account(node);
+      nodes.push_back(std::move(node));
+    }
+    tracker.noteExpansion(tree.getBestSpeedup() > bestBefore);
+    reportProgress(summary, tree.getBestSpeedup(), elapsed(), false);
+  }
+  reportProgress(summary, tree.getBestSpeedup(), elapsed(), true);
+
+  size_t best = tree.getBestNode();
+  summary.speedup = tree.getBestSpeedup();
+  summary.bestNs = best ? nodes[best].timeNs.value_or(naiveNs) : naiveNs;
+  if (best)
+    summary.strategy = nodes[best].strategy;
+  summaries.push_back(summary);
+
+  OpBuilder builder(kernel);
+  if (keepTree) {
+    auto tree_ = KernelOp::create(builder, kernel.getLoc(), name, target);
+    Block &body = tree_.getBody().front();
+    kernel->moveBefore(&body, body.end());
+    OpBuilder inner = OpBuilder::atBlockEnd(&body);
+    for (size_t i = 1; i < nodes.size(); ++i) {
+      const NodeInfo &node = nodes[i];
+      OwningOpRef<ModuleOp> parsed =
+          parseSourceString<ModuleOp>(node.payloadIR, context);
+      if (!parsed)
+        continue;
+      auto payload = *parsed->getOps<func::FuncOp>().begin();
+      payload->remove();
+      payload.setSymName("payload");
+      for (NamedAttribute attr : llvm::to_vector(payload->getDiscardableAttrs()))
+        payload->removeAttr(attr.getName());
+      CandidateStatus status = node.status == "correct"
+                                   ? CandidateStatus::Correct
+                               : node.status == "incorrect"
+                                   ? CandidateStatus::Incorrect
+                                   : CandidateStatus::Failed;
+      size_t parentIndex = *tree.getNode(i).parent;
+      FlatSymbolRefAttr parentRef =
+          parentIndex == 0
+              ? FlatSymbolRefAttr()
+              : FlatSymbolRefAttr::get(context, llvm::formatv(
+                                                    "n{0}",
+                                                    nodes[parentIndex].dbId)
+                                                    .str());
+      SmallVector<NamedAttribute> metrics;
+      if (node.timeNs)
+        metrics.push_back(builder.getNamedAttr(
+            "time_ns", builder.getF64FloatAttr(*node.timeNs)));
+      if (node.status == "correct")
+        metrics.push_back(builder.getNamedAttr(
+            "speedup", builder.getF64FloatAttr(node.speedup)));
+      auto candidate = CandidateOp::create(
+          inner, kernel.getLoc(),
+          builder.getStringAttr(llvm::formatv("n{0}", node.dbId).str()),
+          parentRef, builder.getStringAttr(node.proposer),
+          CandidateStatusAttr::get(context, status),
+          builder.getStringAttr(node.strategy),
+          metrics.empty() ? DictionaryAttr()
+                          : builder.getDictionaryAttr(metrics));
+      candidate.getBody().push_back(new Block());
+      payload->moveBefore(&candidate.getBody().front(),
+                          candidate.getBody().front().end());
+    }
+    return success();
+  }
+  if (best == 0)
+    return success(); // nothing beat the reference; keep it
+  OwningOpRef<ModuleOp> parsed =
+      parseSourceString<ModuleOp>(nodes[best].payloadIR, context);
+  if (!parsed)
+    return fail("cannot re-read the best candidate");
+  auto payload = *parsed->getOps<func::FuncOp>().begin();
+  kernel.getBody().getBlocks().clear();
+  kernel.getBody().takeBody(payload.getBody());
+  kernel->setAttr(KeDialect::kSelectedAttrName,
+                  builder.getStringAttr(
+                      llvm::formatv("n{0}", nodes[best].dbId).str()));
+  kernel->setAttr(KeDialect::kStrategyAttrName,
+                  builder.getStringAttr(nodes[best].strategy));
+  return success();
+}
+} // namespace
