@@ -608,8 +608,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
           metrics.empty() ? DictionaryAttr()
                           : builder.getDictionaryAttr(metrics));
       candidate.getBody().push_back(new Block());
-      payload->moveBefore(&candidate.getBody().front(),
-                          candidate.getBody().front().end());
+      candidate.getBody().front().push_back(payload);
     }
     return success();
   }
