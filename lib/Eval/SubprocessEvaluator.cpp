@@ -125,6 +125,8 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
         "--timeout=" + std::to_string(options.timeoutSeconds)};
     if (request.naive)
       arguments.push_back("--naive");
+    if (!options.referenceCache.empty())
+      arguments.push_back("--reference-cache=" + options.referenceCache);
     llvm::SmallVector<llvm::StringRef> argumentRefs(arguments.begin(),
                                                     arguments.end());
     std::optional<llvm::StringRef> redirects[] = {

@@ -302,6 +302,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   evaluatorOptions.timeoutSeconds = evalTimeout;
   evaluatorOptions.memoryLimitMB = memoryLimit;
   evaluatorOptions.workDirectory = workDirectory;
+  // The reference runs once per seed for the whole search, not per candidate.
+  evaluatorOptions.referenceCache = workDirectory + "/reference-cache";
   eval::SubprocessEvaluator evaluator(evaluatorOptions);
 
   // The naive reference's time is the baseline of every speedup.

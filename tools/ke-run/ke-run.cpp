@@ -25,6 +25,10 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
@@ -32,6 +36,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstring>
 #include <csetjmp>
 #include <csignal>
 #include <unistd.h>
@@ -90,6 +95,11 @@ static cl::opt<bool> naive("naive",
                            cl::desc("Lower the candidate with the naive "
                                     "pipeline too (no schedule)"),
                            cl::cat(runCategory));
+static cl::opt<std::string> referenceCache(
+    "reference-cache",
+    cl::desc("Directory caching the reference's outputs per seed, so that "
+             "evaluating many candidates of one kernel runs it once"),
+    cl::cat(runCategory));
 static cl::opt<int64_t> vectorWidth("vector-width", cl::init(8),
                                     cl::desc("Vector width of the default "
                                              "schedule"),
@@ -170,6 +180,54 @@ struct KernelReport {
 /// The stage running now, named in errors when a kernel crashes or hangs.
 const char *currentStage = "setup";
 
+std::string getCachePath(llvm::StringRef key, uint64_t inputSeed,
+                         size_t result) {
+  llvm::SmallString<256> path(referenceCache.getValue());
+  llvm::sys::path::append(path, llvm::formatv("{0}-s{1}-r{2}.bin", key,
+                                              inputSeed, result));
+  return std::string(path);
+}
+
+/// Reads the reference's outputs for `inputSeed`; false if any is missing.
+bool loadCachedOutputs(llvm::StringRef key, uint64_t inputSeed,
+                       llvm::ArrayRef<TensorSpec> specs,
+                       llvm::SmallVectorImpl<HostTensor> &outputs) {
+  outputs.clear();
+  for (auto [index, spec] : llvm::enumerate(specs)) {
+    auto buffer =
+        llvm::MemoryBuffer::getFile(getCachePath(key, inputSeed, index));
+    if (!buffer || (*buffer)->getBufferSize() !=
+                       static_cast<size_t>(spec.getNumBytes())) {
+      outputs.clear();
+      return false;
+    }
+    HostTensor tensor(spec);
+    std::memcpy(tensor.getData(), (*buffer)->getBufferStart(),
+                spec.getNumBytes());
+    outputs.push_back(std::move(tensor));
+  }
+  return true;
+}
+
+/// Best effort: a cache that cannot be written only costs time later.
+void saveCachedOutputs(llvm::StringRef key, uint64_t inputSeed,
+                       llvm::ArrayRef<HostTensor> outputs) {
+  llvm::sys::fs::create_directories(referenceCache.getValue());
+  for (auto [index, output] : llvm::enumerate(outputs)) {
+    std::string path = getCachePath(key, inputSeed, index);
+    std::string temporary = path + "." + std::to_string(getpid());
+    {
+      std::error_code ec;
+      llvm::raw_fd_ostream out(temporary, ec);
+      if (ec)
+        return;
+      out.write(static_cast<const char *>(output.getData()),
+                output.getSpec().getNumBytes());
+    }
+    llvm::sys::fs::rename(temporary, path);
+  }
+}
+
 llvm::Error evaluate(KernelJob job, KernelReport &report) {
   currentStage = "signature";
   llvm::Expected<KernelSignature> signature =
@@ -190,11 +248,15 @@ llvm::Error evaluate(KernelJob job, KernelReport &report) {
   ke::LowerCPUOptions candidateOptions;
   candidateOptions.naive = naive.getValue();
   candidateOptions.vectorWidth = vectorWidth.getValue();
-  auto reference =
-      CPUKernel::compile(job.reference, referenceOptions, *signature);
-  if (!reference)
-    return llvm::createStringError(
-        "reference " + llvm::toString(reference.takeError()));
+  // The reference is compiled only when an output is not in the cache.
+  std::unique_ptr<CPUKernel> reference;
+  std::string cacheKey;
+  if (!referenceCache.empty()) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    job.reference->print(os);
+    cacheKey = llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true);
+  }
   auto candidate =
       CPUKernel::compile(job.evaluated, candidateOptions, *signature);
   if (!candidate)
@@ -209,9 +271,24 @@ llvm::Error evaluate(KernelJob job, KernelReport &report) {
       inputs.push_back(makeInput(spec, inputSeed, index));
     llvm::SmallVector<HostTensor> expected, actual;
     currentStage = "run reference";
-    if (llvm::Error error = (*reference)->run(inputs, &expected))
-      return llvm::createStringError("reference " +
-                                     llvm::toString(std::move(error)));
+    if (cacheKey.empty() ||
+        !loadCachedOutputs(cacheKey, inputSeed, signature->results, expected)) {
+      if (!reference) {
+        currentStage = "lower";
+        auto compiled =
+            CPUKernel::compile(job.reference, referenceOptions, *signature);
+        if (!compiled)
+          return llvm::createStringError("reference " +
+                                         llvm::toString(compiled.takeError()));
+        reference = std::move(*compiled);
+        currentStage = "run reference";
+      }
+      if (llvm::Error error = reference->run(inputs, &expected))
+        return llvm::createStringError("reference " +
+                                       llvm::toString(std::move(error)));
+      if (!cacheKey.empty())
+        saveCachedOutputs(cacheKey, inputSeed, expected);
+    }
     currentStage = "run";
     if (llvm::Error error = (*candidate)->run(inputs, &actual))
       return error;

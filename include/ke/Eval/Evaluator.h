@@ -51,6 +51,8 @@ struct SubprocessEvaluatorOptions {
   unsigned timeoutSeconds = 60;  ///< per candidate, wall clock
   unsigned memoryLimitMB = 8192; ///< per ke-run process
   std::string workDirectory;     ///< where stdout/stderr files go
+  /// Directory where ke-run caches the reference's outputs (empty: none).
+  std::string referenceCache;
 };
 
 class SubprocessEvaluator : public Evaluator {
