@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""PyTorch eager (and torch.compile where available) on the bench kernels.
+
+The same computations and shapes as bench/kernels/*.mlir, timed like ke-run
+(warm-up, then repeats until enough time has passed; median). Prints one
+JSON line per kernel: {"kernel", "eager_ns", "compiled_ns", "blas_ns"}.
+blas_ns is numpy's matmul (OpenBLAS sgemm) for the GEMM kernels.
+"""
+import argparse
+import json
+import math
+import time
+
+import torch
+
+try:
+    import numpy
+except ImportError:  # numpy is optional
+    numpy = None
+
+
+def timed(fn, min_seconds=0.3, min_runs=5):
+    fn()
+    fn()
+    samples = []
+    total = 0.0
+    while len(samples) < min_runs or total < min_seconds:
+        start = time.perf_counter_ns()
+        fn()
+        elapsed = time.perf_counter_ns() - start
+        samples.append(elapsed)
+        total += elapsed / 1e9
+    samples.sort()
+    return samples[len(samples) // 2]
+
+
+def r(*shape):
+    return torch.rand(*shape) * 2 - 1
+
+
+def kernels():
+    k = {}
+    a, b = r(1024, 1024), r(1024, 1024)
+    k["matmul"] = (lambda: a @ b, (a, b))
+    a2, b2, bias = r(512, 512), r(512, 512), r(512)
+    k["matmul_bias_relu"] = (lambda: torch.relu(a2 @ b2 + bias), (a2, b2))
+    ba, bb = r(8, 256, 256), r(8, 256, 256)
+    k["batch_matmul"] = (lambda: torch.bmm(ba, bb), None)
+    x = r(1, 64, 56, 56)  # NCHW for torch; same arithmetic as NHWC/HWCF
+    w = r(64, 64, 3, 3)
+    k["conv2d"] = (lambda: torch.nn.functional.conv2d(x, w), None)
+    s = r(512, 1024)
+    k["softmax"] = (lambda: torch.softmax(s, dim=1), None)
+    g, bt = r(1024), r(1024)
+    k["layernorm"] = (lambda: torch.nn.functional.layer_norm(s, (1024,), g, bt, 1e-5), None)
+    k["rmsnorm"] = (lambda: s * torch.rsqrt(s.pow(2).mean(-1, keepdim=True) + 1e-6) * g, None)
+    ge = r(4096, 1024)
+    k["gelu"] = (lambda: torch.nn.functional.gelu(ge, approximate="tanh"), None)
+    red = r(2048, 2048)
+    k["reduction"] = (lambda: red.sum(dim=1), None)
+    k["column_reduction"] = (lambda: red.sum(dim=0), None)
+    q, kk, v = r(256, 64), r(256, 64), r(256, 64)
+    k["attention"] = (lambda: torch.softmax(q @ kk.T / 8.0, dim=1) @ v, None)
+    table = r(10000, 128)
+    idx = torch.randint(0, 10000, (4096,))
+    k["gather"] = (lambda: table[idx], None)
+    table64 = r(10000, 64)
+    bags = torch.randint(0, 10000, (512, 8))
+    k["embedding_bag"] = (lambda: torch.nn.functional.embedding_bag(bags, table64, mode="sum"), None)
+    ids = torch.randint(0, 4096, (65536,))
+    remap = torch.randint(-64, 64, (4096,), dtype=torch.int32)
+    k["id_remap"] = (lambda: remap[ids], None)
+    return k
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--kernels", nargs="*")
+    parser.add_argument("--compile", action="store_true", help="also time torch.compile")
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+    for name, (fn, gemm) in kernels().items():
+        if args.kernels and name not in args.kernels:
+            continue
+        row = {"kernel": name, "eager_ns": timed(fn), "compiled_ns": None, "blas_ns": None}
+        if args.compile and hasattr(torch, "compile"):
+            try:
+                row["compiled_ns"] = timed(torch.compile(fn))
+            except Exception:  # no compiler toolchain for inductor, etc.
+                row["compiled_ns"] = None
+        if gemm is not None and numpy is not None:
+            na, nb = gemm[0].numpy(), gemm[1].numpy()
+            row["blas_ns"] = timed(lambda: na @ nb)
+        print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()

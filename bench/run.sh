@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# The bench: evolves every kernel of bench/kernels with ke-evolve in one run
+# on this machine and prints a Markdown table next to the baselines:
+# naive loops, ke's default schedule, ke's best, OpenBLAS (numpy sgemm, for
+# GEMMs), PyTorch eager, and IREE compiling the same .mlir for llvm-cpu.
+#
+#   bench/run.sh [--budget N] [--threads N] [--kernels "a b"] [--no-baselines]
+#
+# Baselines are optional extras: PyTorch and numpy come from Debian
+# (python3-torch, python3-numpy), IREE from PyPI in bench/.venv; whatever
+# cannot be installed is reported as n/a.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+budget=64 threads=1 kernels="" baselines=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --budget) budget="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --kernels) kernels="$2"; shift 2 ;;
+    --no-baselines) baselines=0; shift ;;
+    *) echo "bench/run.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+"$root/scripts/build.sh" >&2 || exit 1
+bin="$root/build/bin"
+work="$root/build/bench"
+mkdir -p "$work"
+[ -n "$kernels" ] || kernels=$(cd "$root/bench/kernels" && ls *.mlir | sed 's/\.mlir$//')
+
+torch_json="$work/torch.jsonl"; : > "$torch_json"
+iree=""
+if [ $baselines -eq 1 ]; then
+  if ! /usr/bin/python3 -c "import torch, numpy" 2>/dev/null; then
+    echo "bench: installing python3-torch and python3-numpy (Debian)" >&2
+    sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+      python3-torch python3-numpy python3-venv >&2 || true
+  fi
+  if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+    /usr/bin/python3 "$root/bench/baselines/torch_bench.py" --threads "$threads" \
+      --kernels $kernels > "$torch_json" 2>/dev/null || true
+  fi
+  if [ ! -x "$root/bench/.venv/bin/iree-compile" ]; then
+    echo "bench: installing IREE (iree-base-compiler, iree-base-runtime) into bench/.venv" >&2
+    /usr/bin/python3 -m venv "$root/bench/.venv" >&2 &&
+      "$root/bench/.venv/bin/pip" install -q iree-base-compiler iree-base-runtime >&2 || true
+  fi
+  [ -x "$root/bench/.venv/bin/iree-compile" ] && iree="$root/bench/.venv/bin"
+fi
+
+median_of() { # JSON line on stdin -> median ns or empty
+  /usr/bin/python3 -c 'import json,sys
+try:
+    d = json.loads(sys.stdin.read().strip().splitlines()[-1])
+    print(d["time_ns"]["median"] if d.get("correct") else "")
+except Exception:
+    print("")'
+}
+
+iree_time() { # kernel -> median ns or empty
+  local k="$1" vmfb="$work/$1.vmfb"
+  "$iree/iree-compile" "$root/bench/kernels/$k.mlir" --iree-hal-target-device=local \
+    --iree-hal-local-target-device-backends=llvm-cpu --iree-llvmcpu-target-cpu=host \
+    -o "$vmfb" 2>/dev/null || return 0
+  local inputs
+  inputs=$(/usr/bin/python3 - "$root/bench/kernels/$k.mlir" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+sig = re.search(r"func\.func @\w+\((.*?)\)\s*->", text, re.S).group(1)
+for m in re.finditer(r"tensor<([^>]*)>", sig):
+    dims = m.group(1).split("x")
+    print("--input=" + "x".join(dims) + "=1")
+PY
+)
+  "$iree/iree-benchmark-module" --module="$vmfb" --device=local-task \
+    --task_topology_max_group_count="$threads" --function="$k" $inputs \
+    --benchmark_min_time=0.3 --benchmark_format=json 2>/dev/null |
+    /usr/bin/python3 -c 'import json,sys
+try:
+    d = json.load(sys.stdin)
+    t = [b for b in d["benchmarks"] if b.get("aggregate_name") in (None, "median")]
+    b = t[-1]
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b["time_unit"]]
+    print(b["real_time"] * scale)
+except Exception:
+    print("")'
+}
+
+results="$work/results.jsonl"; : > "$results"
+for k in $kernels; do
+  src="$root/bench/kernels/$k.mlir"
+  naive=$("$bin/ke-run" "$src" --naive --seeds 1 --json --threads "$threads" | median_of)
+  default=$("$bin/ke-run" "$src" --seeds 1 --json --threads "$threads" | median_of)
+  "$bin/ke-opt" "$src" --ke-evolve="budget=$budget threads=$threads db=$work/bench.db" \
+    -o "$work/$k.best.mlir" 2> "$work/$k.evolve.log"
+  best=$("$bin/ke-run" "$work/$k.best.mlir" --reference "$src" --naive --json \
+    --threads "$threads" | median_of)
+  ireens=""; [ -n "$iree" ] && ireens=$(iree_time "$k")
+  echo "{\"kernel\":\"$k\",\"naive\":\"$naive\",\"default\":\"$default\",\"best\":\"$best\",\"iree\":\"$ireens\"}" >> "$results"
+  echo "bench: $k done" >&2
+done
+
+/usr/bin/python3 - "$results" "$torch_json" "$budget" "$threads" <<'PY'
+import json, math, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+torch = {}
+for line in open(sys.argv[2]):
+    d = json.loads(line); torch[d["kernel"]] = d
+budget, threads = sys.argv[3], sys.argv[4]
+num = lambda s: float(s) if s not in ("", None) else None
+us = lambda v: f"{v/1e3:.1f}" if v else "n/a"
+print(f"ke-evolve budget={budget}, threads={threads}; times are medians in µs.\n")
+print("| kernel | naive | ke default | ke best | speedup vs naive | OpenBLAS | PyTorch eager | ke vs eager | IREE | ke vs IREE |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+speedups, fast1, fast2, n_torch, beats_iree, n_iree = [], 0, 0, 0, 0, 0
+for r in rows:
+    k = r["kernel"]; naive, default, best, iree = map(num, (r["naive"], r["default"], r["best"], r["iree"]))
+    best = best or default
+    t = torch.get(k, {})
+    eager, blas = t.get("eager_ns"), t.get("blas_ns")
+    sp = naive / best if naive and best else None
+    if sp: speedups.append(sp)
+    vs_eager = eager / best if eager and best else None
+    if eager:
+        n_torch += 1
+        fast1 += 1 if vs_eager and vs_eager > 1.0 else 0
+        fast2 += 1 if vs_eager and vs_eager > 2.0 else 0
+    vs_iree = iree / best if iree and best else None
+    if iree:
+        n_iree += 1
+        beats_iree += 1 if vs_iree and vs_iree > 1.0 else 0
+    f = lambda v: f"{v:.2f}x" if v else "n/a"
+    print(f"| {k} | {us(naive)} | {us(default)} | {us(best)} | {f(sp)} | {us(blas)} | {us(eager)} | {f(vs_eager)} | {us(iree)} | {f(vs_iree)} |")
+geo = math.exp(sum(map(math.log, speedups)) / len(speedups)) if speedups else float("nan")
+print(f"\ngeomean speedup over naive: {geo:.1f}x over {len(speedups)} kernels")
+if n_torch:
+    print(f"fast_1 vs PyTorch eager: {fast1/n_torch:.2f} ({fast1}/{n_torch}); fast_2: {fast2/n_torch:.2f} ({fast2}/{n_torch})")
+if n_iree:
+    print(f"faster than IREE on {beats_iree}/{n_iree} kernels")
+PY
