@@ -67,9 +67,26 @@ llvm::Expected<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text) {
 }
 } // namespace
 
+bool ke::propose::isDecomposedConvolution(const OpShape &shape) {
+  return shape.name == "linalg.conv_2d_nhwc_hwcf";
+}
+
+bool ke::propose::canVectorize(const OpShape &shape) {
+  if (shape.hasBooleans)
+    return false;
+  // Other convolutions and poolings need their own decompositions.
+  llvm::StringRef name(shape.name);
+  if ((name.contains("conv") || name.contains("pooling")) &&
+      !isDecomposedConvolution(shape))
+    return false;
+  return true;
+}
+
 std::string Schedule::toString() const {
   std::string text;
   llvm::raw_string_ostream os(text);
+  if (approximateMath)
+    os << "math=approx" << (ops.empty() ? "" : "; ");
   llvm::interleave(
       ops, os,
       [&](const OpSchedule &op) {
@@ -87,6 +104,11 @@ llvm::Expected<Schedule> Schedule::parse(llvm::StringRef text) {
   if (text.trim().empty())
     return schedule;
   for (llvm::StringRef entry : entries) {
+    if (entry.trim() == "math=approx" && schedule.ops.empty() &&
+        !schedule.approximateMath) {
+      schedule.approximateMath = true;
+      continue;
+    }
     OpSchedule op;
     llvm::SmallVector<llvm::StringRef> fields;
     entry.trim().split(fields, ' ', -1, /*KeepEmpty=*/false);
@@ -120,7 +142,7 @@ std::string Schedule::renderTransformScript(
   llvm::raw_string_ostream os(text);
   os << "module attributes {transform.with_named_sequence} {\n"
      << "  transform.named_sequence @__transform_main("
-        "%root: !transform.any_op {transform.consumed}) {\n";
+        "%root: !transform.any_op {transform.readonly}) {\n";
   auto tile = [&](llvm::StringRef handle, llvm::ArrayRef<int64_t> sizes,
                   llvm::StringRef result) {
     int64_t loops = llvm::count_if(sizes, [](int64_t s) { return s != 0; });
@@ -148,6 +170,14 @@ std::string Schedule::renderTransformScript(
     tile(cached, op.registerTiles, tiled);
     if (op.vectorize) {
       bool contraction = index < shapes.size() && shapes[index].uniformTypes;
+      if (index < shapes.size() && isDecomposedConvolution(shapes[index])) {
+        // A 2-D convolution vectorizes as the 1-D convolution it decomposes
+        // to once its oh and kh register tiles are 1.
+        os << "    " << tiled << "_1d = transform.structured.decompose "
+           << tiled << " : (!transform.any_op) -> !transform.any_op\n";
+        tiled += "_1d";
+        contraction = false;
+      }
       os << "    transform.structured.vectorize " << tiled
          << (contraction ? " {create_named_contraction, vectorize_nd_extract}"
                          : " {vectorize_nd_extract}")
@@ -174,6 +204,11 @@ std::string Schedule::renderTransformScript(
      << "      transform.loop.hoist_loop_invariant_subsets %loop : "
         "!transform.any_op\n"
      << "    }\n"
+     << (approximateMath
+             ? "    %approximated = transform.apply_registered_pass "
+               "\"ke-approximate-math\" to %func : (!transform.any_op) -> "
+               "!transform.any_op\n"
+             : "")
      << "    transform.yield\n"
      << "  }\n"
      << "}\n";
@@ -226,6 +261,11 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
         llvm::all_of(op->getOperands(), [&](Value operand) {
           return getElementTypeOrSelf(operand.getType()) == elementType;
         });
+    op->walk([&](Operation *nested) {
+      if (nested->getDialect() &&
+          nested->getDialect()->getNamespace() == "math")
+        shape.hasMath = true;
+    });
     for (unsigned loop = 0; loop < shape.bounds.size(); ++loop)
       shape.contiguousLoops.push_back(loop);
     llvm::stable_sort(shape.contiguousLoops, [&](unsigned a, unsigned b) {
@@ -272,6 +312,17 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
       return llvm::createStringError(llvm::formatv(
           "op #{0}: ops on i1 are not vectorized (LLVM packs i1 vectors)",
           index));
+    if (op.vectorize && !canVectorize(shape))
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: {1} cannot be vectorized by the library", index,
+          shape.name));
+    if (op.vectorize && isDecomposedConvolution(shape) &&
+        (op.registerTiles.size() != 7 || op.registerTiles[1] != 1 ||
+         op.registerTiles[4] != 1))
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: a vectorized {1} needs register tiles of 1 on oh (loop 1) "
+          "and kh (loop 4)",
+          index, shape.name));
     if (op.vectorize && vectorElements > maxVectorElements)
       return llvm::createStringError(llvm::formatv(
           "op #{0}: a register tile of {1} elements is too large to vectorize",

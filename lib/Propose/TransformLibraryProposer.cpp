@@ -53,7 +53,7 @@ TransformLibraryProposer::makeDefaultSchedule(llvm::ArrayRef<OpShape> shapes) co
   for (const OpShape &shape : shapes) {
     OpSchedule op;
     std::optional<unsigned> vectorLoop = findVectorLoop(shape, 8);
-    if (vectorLoop && !shape.hasBooleans) {
+    if (vectorLoop && canVectorize(shape)) {
       for (unsigned loop = 0; loop < shape.bounds.size(); ++loop)
         op.registerTiles.push_back(loop == *vectorLoop ? 8 : 1);
       op.vectorize = true;
@@ -67,7 +67,7 @@ OpSchedule TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) 
   OpSchedule op;
   size_t loops = shape.bounds.size();
   std::optional<unsigned> vectorLoop = findVectorLoop(shape, 8);
-  if (!vectorLoop || shape.hasBooleans || loops == 0)
+  if (!vectorLoop || !canVectorize(shape) || loops == 0)
     return op; // left to plain loops
   op.vectorize = true;
   op.registerTiles.assign(loops, 1);
@@ -92,6 +92,8 @@ OpSchedule TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) 
     if (registerChoices.empty())
       registerChoices.push_back(1);
     int64_t reg = pick(registerChoices, generator);
+    if (isDecomposedConvolution(shape) && (loop == 1 || loop == 4))
+      reg = 1; // oh and kh: what the 1-D decomposition needs
     op.registerTiles[loop] = reg;
 
     llvm::SmallVector<int64_t> cacheChoices = {0};
@@ -107,9 +109,12 @@ OpSchedule TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) 
 
 Schedule
 TransformLibraryProposer::makeRandomSchedule(llvm::ArrayRef<OpShape> shapes) {
+  bool hasMath = llvm::any_of(shapes, [](const OpShape &s) { return s.hasMath; });
+  std::bernoulli_distribution coin(0.5);
   // Draw until the schedule passes the checks (vector size limits).
   for (int attempt = 0; attempt < 64; ++attempt) {
     Schedule schedule;
+    schedule.approximateMath = hasMath && coin(generator);
     for (const OpShape &shape : shapes)
       schedule.ops.push_back(makeRandomOpSchedule(shape));
     if (llvm::Error error = verifySchedule(schedule, shapes)) {
@@ -125,8 +130,14 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
                                           llvm::ArrayRef<OpShape> shapes) {
   if (schedule.ops.size() != shapes.size() || shapes.empty())
     return makeRandomSchedule(shapes);
+  bool hasMath = llvm::any_of(shapes, [](const OpShape &s) { return s.hasMath; });
+  std::bernoulli_distribution flipMath(0.2);
   for (int attempt = 0; attempt < 64; ++attempt) {
     Schedule mutated = schedule;
+    if (hasMath && flipMath(generator)) {
+      mutated.approximateMath = !mutated.approximateMath;
+      return mutated;
+    }
     std::uniform_int_distribution<size_t> opIndex(0, shapes.size() - 1);
     size_t index = opIndex(generator);
     OpSchedule fresh = makeRandomOpSchedule(shapes[index]);
@@ -181,6 +192,7 @@ Schedule TransformLibraryProposer::crossover(const Schedule &a,
     return a;
   Schedule child;
   std::bernoulli_distribution fromA(0.5);
+  child.approximateMath = fromA(generator) ? a.approximateMath : b.approximateMath;
   for (size_t i = 0; i < a.ops.size(); ++i)
     child.ops.push_back(fromA(generator) ? a.ops[i] : b.ops[i]);
   return child;

@@ -39,6 +39,7 @@
 #include <cstring>
 #include <csetjmp>
 #include <csignal>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace mlir;
@@ -113,18 +114,35 @@ static sigjmp_buf recoveryPoint;
 static volatile sig_atomic_t recoveryArmed = 0;
 static volatile sig_atomic_t caughtSignal = 0;
 
-static void onFatalSignal(int signal) {
+static volatile sig_atomic_t stackOverflow = 0;
+static uintptr_t stackTop = 0, stackLimit = 0;
+
+/// Remembers where the main thread's stack lives, to tell a stack overflow
+/// (a kernel with big temporaries on the stack) from other crashes.
+static void noteStackBounds() {
+  int anchor;
+  stackTop = reinterpret_cast<uintptr_t>(&anchor);
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    stackLimit = limit.rlim_cur;
+}
+
+static void onFatalSignal(int signal, siginfo_t *info, void *) {
   if (!recoveryArmed) {
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return;
   }
+  auto address = reinterpret_cast<uintptr_t>(info ? info->si_addr : nullptr);
+  stackOverflow = signal == SIGSEGV && stackLimit && address < stackTop &&
+                  address + stackLimit + (1 << 20) >= stackTop;
   caughtSignal = signal;
   recoveryArmed = 0;
   siglongjmp(recoveryPoint, 1);
 }
 
 static void installSignalHandlers() {
+  noteStackBounds();
   // An alternate stack so a stack overflow in a kernel can still be reported.
   static char alternateStack[1 << 16];
   stack_t stack = {};
@@ -132,8 +150,8 @@ static void installSignalHandlers() {
   stack.ss_size = sizeof(alternateStack);
   sigaltstack(&stack, nullptr);
   struct sigaction action = {};
-  action.sa_handler = onFatalSignal;
-  action.sa_flags = SA_ONSTACK | SA_NODEFER;
+  action.sa_sigaction = onFatalSignal;
+  action.sa_flags = SA_ONSTACK | SA_NODEFER | SA_SIGINFO;
   for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM})
     sigaction(signal, &action, nullptr);
 }
@@ -141,7 +159,9 @@ static void installSignalHandlers() {
 static std::string describeSignal(int signal) {
   switch (signal) {
   case SIGSEGV:
-    return "crashed (SIGSEGV)";
+    return stackOverflow ? "crashed (SIGSEGV, stack overflow: too much on the "
+                           "stack, e.g. temporaries allocated in a loop)"
+                         : "crashed (SIGSEGV)";
   case SIGBUS:
     return "crashed (SIGBUS)";
   case SIGFPE:

@@ -39,6 +39,9 @@ struct OpSchedule {
 
 struct Schedule {
   std::vector<OpSchedule> ops;
+  /// Polynomial approximations instead of libm for exp, tanh, ... (they
+  /// vectorize), written as a leading "math=approx" entry.
+  bool approximateMath = false;
 
   /// "c=[64,128,0] r=[4,16,1] v; c=[] r=[1,16] v" (one entry per op).
   std::string toString() const;
@@ -46,7 +49,9 @@ struct Schedule {
   /// The transform script (a module with @__transform_main). With the ops'
   /// shapes, contractions vectorize straight to vector.contract (then FMAs).
   std::string renderTransformScript(llvm::ArrayRef<struct OpShape> shapes = {}) const;
-  bool operator==(const Schedule &other) const { return ops == other.ops; }
+  bool operator==(const Schedule &other) const {
+    return ops == other.ops && approximateMath == other.approximateMath;
+  }
 };
 
 /// What the search space is built from: one entry per linalg op of a payload.
@@ -60,7 +65,14 @@ struct OpShape {
   /// One element type throughout and a non-scalar result: can vectorize to
   /// vector.contract (mixed types and 0-d results do not lower upstream).
   bool uniformTypes = false;
+  /// Its body calls math functions (exp, tanh, ...): approximations matter.
+  bool hasMath = false;
 };
+
+/// A 2-D convolution the library vectorizes through its 1-D decomposition.
+bool isDecomposedConvolution(const OpShape &shape);
+/// Whether the library knows how to vectorize this op at all.
+bool canVectorize(const OpShape &shape);
 
 /// Prepares `function` for scheduling in place: aggregate ops decomposed and
 /// elementwise tensor ops turned into linalg, so every op is a linalg op.

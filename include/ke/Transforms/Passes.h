@@ -10,6 +10,12 @@ class ModuleOp;
 namespace func {
 class FuncOp;
 } // namespace func
+namespace arith {
+class ArithDialect;
+} // namespace arith
+namespace math {
+class MathDialect;
+} // namespace math
 namespace linalg {
 class LinalgDialect;
 } // namespace linalg

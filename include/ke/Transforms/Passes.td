@@ -160,6 +160,22 @@ def KeApplySchedule : Pass<"ke-apply-schedule", "mlir::func::FuncOp"> {
   ];
 }
 
+def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
+  let summary = "Replace exp, tanh, erf, log, ... by polynomial approximations";
+  let description = [{
+    Rewrites f32 math ops (scalar or vector) into MLIR's polynomial
+    approximations, which vectorize, instead of calls into libm, which do
+    not. The approximations are accurate to a few ulp, well inside ke's
+    default f32 tolerances, but not bit-identical to libm: the search only
+    uses this as a knob of a candidate's schedule (`math=approx`), never on
+    a reference, and every candidate is checked against the reference.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Default CPU schedule: tile each linalg op and vectorize it";
   let description = [{
