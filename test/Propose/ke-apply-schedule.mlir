@@ -34,3 +34,4 @@ func.func @matmul(%a: tensor<64x32xf32>, %b: tensor<32x128xf32>) -> tensor<64x12
   %r = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x128xf32>) outs(%f : tensor<64x128xf32>) -> tensor<64x128xf32>
   return %r : tensor<64x128xf32>
 }
+
