@@ -1,0 +1,152 @@
+//===- ProposerTest.cpp - the transform-library proposer and schedules ----===//
+
+#include "ke/Propose/Schedule.h"
+#include "ke/Propose/TransformLibraryProposer.h"
+
+#include "gtest/gtest.h"
+
+using namespace ke::propose;
+
+namespace {
+/// A 256x128x512 matmul (loops i, j, k) after a fill (loops i, j).
+std::vector<OpShape> matmulShapes() {
+  OpShape fill;
+  fill.name = "linalg.fill";
+  fill.bounds = {256, 512};
+  fill.isReduction = {false, false};
+  fill.contiguousLoops = {1, 0};
+  fill.uniformTypes = true;
+  OpShape matmul;
+  matmul.name = "linalg.matmul";
+  matmul.bounds = {256, 512, 128};
+  matmul.isReduction = {false, false, true};
+  matmul.contiguousLoops = {1, 2, 0};
+  matmul.uniformTypes = true;
+  return {fill, matmul};
+}
+
+TEST(ScheduleTest, RoundTripsThroughText) {
+  Schedule schedule;
+  schedule.approximateMath = true;
+  schedule.ops.push_back({{}, {1, 16}, true});
+  schedule.ops.push_back({{64, 128, 0}, {4, 16, 1}, true});
+  schedule.ops.push_back({{}, {}, false});
+  std::string text = schedule.toString();
+  EXPECT_EQ(text, "math=approx; c=[] r=[1,16] v; c=[64,128,0] r=[4,16,1] v; "
+                  "c=[] r=[]");
+  llvm::Expected<Schedule> parsed = Schedule::parse(text);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(*parsed, schedule);
+}
+
+TEST(ScheduleTest, RejectsMalformedText) {
+  for (const char *text : {"c=[1,x] r=[1]", "q=[1]", "c=1"}) {
+    llvm::Expected<Schedule> parsed = Schedule::parse(text);
+    EXPECT_FALSE(bool(parsed)) << text;
+    llvm::consumeError(parsed.takeError());
+  }
+}
+
+TEST(ScheduleTest, VerifyCatchesTilesThatDoNotFit) {
+  std::vector<OpShape> shapes = matmulShapes();
+  Schedule good;
+  good.ops.push_back({{}, {1, 16}, true});
+  good.ops.push_back({{64, 128, 0}, {4, 16, 1}, true});
+  EXPECT_FALSE(bool(verifySchedule(good, shapes)));
+
+  Schedule badCache = good;
+  badCache.ops[1].cacheTiles = {48, 128, 0}; // 48 does not divide 256
+  llvm::Error error = verifySchedule(badCache, shapes);
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("cache tile 48"),
+            std::string::npos);
+
+  Schedule badRegister = good;
+  badRegister.ops[1].registerTiles = {4, 48, 1}; // 48 does not divide 128
+  EXPECT_TRUE(bool(verifySchedule(badRegister, shapes)));
+  llvm::consumeError(verifySchedule(badRegister, shapes));
+
+  Schedule tooBig = good;
+  tooBig.ops[1] = {{}, {}, true}; // the whole matmul as one vector
+  llvm::Error big = verifySchedule(tooBig, shapes);
+  ASSERT_TRUE(bool(big));
+  EXPECT_NE(llvm::toString(std::move(big)).find("too large"),
+            std::string::npos);
+}
+
+TEST(ProposerTest, FirstProposalFromTheReferenceIsTheDefault) {
+  std::vector<OpShape> shapes = matmulShapes();
+  TransformLibraryProposer proposer(1);
+  ProposalContext context;
+  context.shapes = shapes;
+  context.count = 3;
+  std::vector<Proposal> proposals = proposer.propose(context);
+  ASSERT_EQ(proposals.size(), 3u);
+  ASSERT_TRUE(proposals[0].schedule);
+  EXPECT_EQ(*proposals[0].schedule, proposer.makeDefaultSchedule(shapes));
+  EXPECT_EQ(proposals[0].schedule->toString(),
+            "c=[] r=[1,8] v; c=[] r=[1,8,1] v");
+}
+
+TEST(ProposerTest, EveryProposalIsValid) {
+  std::vector<OpShape> shapes = matmulShapes();
+  TransformLibraryProposer proposer(7);
+  Schedule current = proposer.makeRandomSchedule(shapes);
+  for (int i = 0; i < 200; ++i) {
+    Schedule random = proposer.makeRandomSchedule(shapes);
+    EXPECT_FALSE(bool(verifySchedule(random, shapes))) << random.toString();
+    Schedule mutated = proposer.mutate(current, shapes);
+    EXPECT_FALSE(bool(verifySchedule(mutated, shapes))) << mutated.toString();
+    EXPECT_FALSE(mutated == current) << "a mutation must change something";
+    Schedule child = proposer.crossover(current, random);
+    for (size_t op = 0; op < child.ops.size(); ++op)
+      EXPECT_TRUE(child.ops[op] == current.ops[op] ||
+                  child.ops[op] == random.ops[op]);
+    current = mutated;
+  }
+}
+
+TEST(ProposerTest, SameSeedSameProposals) {
+  std::vector<OpShape> shapes = matmulShapes();
+  ProposalContext context;
+  context.shapes = shapes;
+  context.parent.index = 1;
+  context.parent.correct = true;
+  context.parent.speedup = 3;
+  context.parent.schedule = "c=[] r=[1,16] v; c=[64,128,0] r=[4,16,1] v";
+  context.count = 4;
+  TransformLibraryProposer a(42), b(42), c(43);
+  std::vector<std::string> fromA, fromB, fromC;
+  for (int round = 0; round < 5; ++round) {
+    for (Proposal &p : a.propose(context))
+      fromA.push_back(p.strategy);
+    for (Proposal &p : b.propose(context))
+      fromB.push_back(p.strategy);
+    for (Proposal &p : c.propose(context))
+      fromC.push_back(p.strategy);
+  }
+  EXPECT_EQ(fromA, fromB);
+  EXPECT_NE(fromA, fromC);
+}
+
+TEST(ProposerTest, MathKnobOnlyWhereThereIsMath) {
+  std::vector<OpShape> shapes = matmulShapes();
+  TransformLibraryProposer proposer(3);
+  for (int i = 0; i < 50; ++i)
+    EXPECT_FALSE(proposer.makeRandomSchedule(shapes).approximateMath);
+  shapes[1].hasMath = true;
+  bool sawApprox = false;
+  for (int i = 0; i < 50; ++i)
+    sawApprox |= proposer.makeRandomSchedule(shapes).approximateMath;
+  EXPECT_TRUE(sawApprox);
+}
+
+TEST(ProposerTest, BooleanOpsAreNeverVectorized) {
+  std::vector<OpShape> shapes = matmulShapes();
+  shapes[0].hasBooleans = true;
+  TransformLibraryProposer proposer(5);
+  for (int i = 0; i < 50; ++i)
+    EXPECT_FALSE(proposer.makeRandomSchedule(shapes).ops[0].vectorize);
+  EXPECT_FALSE(proposer.makeDefaultSchedule(shapes).ops[0].vectorize);
+}
+} // namespace
