@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache g++ python3 git
-  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22 libomp-22-dev
   libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libgtest-dev
 )
 

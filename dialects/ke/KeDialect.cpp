@@ -45,6 +45,12 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kAtolAttrName || name == kRtolAttrName)
     return verifyTolerance(op, attr);
+  if (name == kOpIdAttrName) {
+    if (!isa<IntegerAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "expects '" << name << "' to be an integer attribute";
+    return success();
+  }
   if (name == kSelectedAttrName || name == kStrategyAttrName) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitOpError()
@@ -53,7 +59,7 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
   }
   return op->emitOpError() << "has unknown ke attribute '" << name
                            << "'; known: ke.kernel, ke.atol, ke.rtol, "
-                              "ke.selected, ke.strategy";
+                              "ke.selected, ke.strategy, ke.op_id";
 }
 
 LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,

@@ -31,8 +31,11 @@ def Ke_Dialect : Dialect {
       `lo <= x < hi` from which inputs for this argument are drawn, e.g. the
       valid indices of a gather.
     * `ke.selected`, `ke.strategy` (string, on a `func.func`): written by
-      `ke-select-best` to say which candidate replaced the kernel and how it
-      was made.
+      `ke-select-best` and `ke-evolve` to say which candidate replaced the
+      kernel and how it was made.
+    * `ke.op_id` (integer, on any op): a transient tag the transform library
+      puts on linalg ops while it applies a schedule, so the script can
+      address each op; it is removed afterwards.
   }];
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
@@ -44,6 +47,7 @@ def Ke_Dialect : Dialect {
     static constexpr llvm::StringLiteral kRangeAttrName = "ke.range";
     static constexpr llvm::StringLiteral kSelectedAttrName = "ke.selected";
     static constexpr llvm::StringLiteral kStrategyAttrName = "ke.strategy";
+    static constexpr llvm::StringLiteral kOpIdAttrName = "ke.op_id";
   }];
 }
 

@@ -19,6 +19,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -123,7 +124,11 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
                                                targetMachine->get());
   std::string runtimeLibrary =
       std::string(KE_MLIR_LIB_DIR) + "/libmlir_c_runner_utils.so";
-  llvm::SmallVector<llvm::StringRef, 1> libraries = {runtimeLibrary};
+  std::string openMPLibrary = std::string(KE_MLIR_LIB_DIR) + "/libomp.so";
+  llvm::SmallVector<llvm::StringRef, 2> libraries = {runtimeLibrary};
+  // Multi-threaded schedules call into the OpenMP runtime.
+  if (llvm::sys::fs::exists(openMPLibrary))
+    libraries.push_back(openMPLibrary);
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;

@@ -14,7 +14,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/IR/Verifier.h"
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -91,7 +90,8 @@ std::string Schedule::toString() const {
       ops, os,
       [&](const OpSchedule &op) {
         os << "c=[" << joinSizes(op.cacheTiles) << "] r=["
-           << joinSizes(op.registerTiles) << "]" << (op.vectorize ? " v" : "");
+           << joinSizes(op.registerTiles) << "]" << (op.vectorize ? " v" : "")
+           << (op.parallel ? " p" : "");
       },
       "; ");
   return text;
@@ -115,6 +115,8 @@ llvm::Expected<Schedule> Schedule::parse(llvm::StringRef text) {
     for (llvm::StringRef field : fields) {
       if (field == "v") {
         op.vectorize = true;
+      } else if (field == "p") {
+        op.parallel = true;
       } else if (field.consume_front("c=")) {
         auto sizes = parseSizes(field);
         if (!sizes)
@@ -166,7 +168,30 @@ std::string Schedule::renderTransformScript(
        << " : i64} in %root : (!transform.any_op) -> !transform.any_op\n";
     std::string cached = llvm::formatv("%cache{0}", index);
     std::string tiled = llvm::formatv("%tile{0}", index);
-    tile(handle, op.cacheTiles, cached);
+    if (op.parallel && !op.cacheTiles.empty() && index < shapes.size()) {
+      // Parallel loops' cache tiles on threads, then reductions' in order.
+      const OpShape &shape = shapes[index];
+      llvm::SmallVector<int64_t> threaded, ordered;
+      for (auto [loop, size] : llvm::enumerate(op.cacheTiles)) {
+        bool reduction = loop < shape.isReduction.size() && shape.isReduction[loop];
+        threaded.push_back(reduction ? 0 : size);
+        ordered.push_back(reduction ? size : 0);
+      }
+      std::string forall = llvm::formatv("%forall{0}", index);
+      if (llvm::any_of(threaded, [](int64_t size) { return size != 0; })) {
+        os << "    " << forall << ", " << forall
+           << "_loop = transform.structured.tile_using_forall " << handle
+           << " tile_sizes [" << joinSizes(threaded)
+           << "] : (!transform.any_op) -> (!transform.any_op, "
+              "!transform.any_op)\n";
+      } else {
+        os << "    " << forall << " = transform.cast " << handle
+           << " : !transform.any_op to !transform.any_op\n";
+      }
+      tile(forall, ordered, cached);
+    } else {
+      tile(handle, op.cacheTiles, cached);
+    }
     tile(cached, op.registerTiles, tiled);
     if (op.vectorize) {
       bool contraction = index < shapes.size() && shapes[index].uniformTypes;
@@ -312,6 +337,9 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
       return llvm::createStringError(llvm::formatv(
           "op #{0}: ops on i1 are not vectorized (LLVM packs i1 vectors)",
           index));
+    if (op.parallel && (op.cacheTiles.empty() || !shape.hasParallelLoops()))
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: 'p' needs cache tiles on a parallel loop", index));
     if (op.vectorize && !canVectorize(shape))
       return llvm::createStringError(llvm::formatv(
           "op #{0}: {1} cannot be vectorized by the library", index,
@@ -339,10 +367,21 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
     op->setAttr(kOpIdAttr,
                 IntegerAttr::get(IntegerType::get(context, 64), index++));
   });
-  auto cleanUp = llvm::make_scope_exit([&] {
-    function.walk([&](Operation *op) { op->removeAttr(kOpIdAttr); });
-  });
+  llvm::Error error = runTransformScript(function, schedule);
+  // Untag on every path, before verifying: the result must stand alone.
+  function.walk([&](Operation *op) { op->removeAttr(kOpIdAttr); });
+  if (error)
+    return error;
+  DiagnosticCollector diagnostics(context);
+  if (failed(verify(function)))
+    return llvm::createStringError("the scheduled payload does not verify: " +
+                                   diagnostics.str());
+  return llvm::Error::success();
+}
 
+llvm::Error ke::propose::runTransformScript(func::FuncOp function,
+                                            const Schedule &schedule) {
+  MLIRContext *context = function.getContext();
   DiagnosticCollector diagnostics(context);
   std::string script = schedule.renderTransformScript(describeOps(function));
   OwningOpRef<ModuleOp> transforms =
@@ -358,9 +397,6 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
                                         transform::TransformOptions(),
                                         /*enforceToplevelTransformOp=*/false)))
     return llvm::createStringError("the schedule does not apply: " +
-                                   diagnostics.str());
-  if (failed(verify(function)))
-    return llvm::createStringError("the scheduled payload does not verify: " +
                                    diagnostics.str());
   return llvm::Error::success();
 }

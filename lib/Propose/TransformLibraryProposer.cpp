@@ -104,6 +104,11 @@ OpSchedule TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) 
   }
   if (llvm::all_of(op.cacheTiles, [](int64_t size) { return size == 0; }))
     op.cacheTiles.clear();
+  bool tiledParallelLoop = false;
+  for (size_t loop = 0; loop < op.cacheTiles.size(); ++loop)
+    tiledParallelLoop |= op.cacheTiles[loop] != 0 && !shape.isReduction[loop];
+  std::bernoulli_distribution threaded(0.75);
+  op.parallel = threads > 1 && tiledParallelLoop && threaded(generator);
   return op;
 }
 
@@ -166,6 +171,9 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
         target = fresh;
         break;
       }
+      std::bernoulli_distribution flipThreads(0.15);
+      if (threads > 1 && flipThreads(generator))
+        target.parallel = !target.parallel;
       // Keep cache tiles multiples of the register tiles.
       for (size_t l = 0; l < loops && !target.cacheTiles.empty(); ++l)
         if (target.cacheTiles[l] &&
@@ -174,6 +182,8 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
           target.cacheTiles[l] = 0;
       if (llvm::all_of(target.cacheTiles, [](int64_t s) { return s == 0; }))
         target.cacheTiles.clear();
+      if (target.cacheTiles.empty())
+        target.parallel = false;
     }
     if (mutated == schedule)
       continue;

@@ -378,7 +378,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         .skip(summary.evaluated + summary.duplicates);
   } else {
     proposerImpl = std::make_unique<propose::TransformLibraryProposer>(
-        seed * 7919 + kernelIndex * 104729 + summary.evaluated);
+        seed * 7919 + kernelIndex * 104729 + summary.evaluated,
+        std::max(1u, threads.getValue()));
   }
 
   search::TerminationTracker tracker(

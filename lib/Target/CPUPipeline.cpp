@@ -26,14 +26,20 @@ constexpr llvm::StringLiteral kBufferize =
     "allow-return-allocs-from-loops},"
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
 
+/// scf.forall (multi-threaded tiles of a schedule) becomes OpenMP; kernels
+/// without it are unaffected.
 constexpr llvm::StringLiteral kLoops =
     "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
-    "canonicalize),convert-vector-to-scf,";
+    "canonicalize),convert-vector-to-scf,scf-forall-to-parallel,"
+    "convert-scf-to-openmp,";
 
+/// Memrefs go to LLVM before scf to cf: the alloca scopes OpenMP loops
+/// bring must still have a single block when they are lowered.
 constexpr llvm::StringLiteral kToLLVM =
-    "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-    "finalize-memref-to-llvm,convert-vector-to-llvm,convert-math-to-llvm,"
-    "convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts";
+    "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+    "convert-scf-to-cf,convert-vector-to-llvm,convert-math-to-llvm,"
+    "convert-math-to-libm,convert-openmp-to-llvm,convert-to-llvm,"
+    "reconcile-unrealized-casts";
 } // namespace
 
 LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,

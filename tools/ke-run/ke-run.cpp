@@ -523,6 +523,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "ke-run: --threads must be at least 1\n";
     return 2;
   }
+  // Multi-threaded kernels (OpenMP) use exactly the threads they were given.
+  setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), /*overwrite=*/1);
   if (calibrateOnly)
     return runCalibration();
   if (inputFilename.empty()) {

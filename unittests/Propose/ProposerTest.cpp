@@ -150,3 +150,37 @@ TEST(ProposerTest, BooleanOpsAreNeverVectorized) {
   EXPECT_FALSE(proposer.makeDefaultSchedule(shapes).ops[0].vectorize);
 }
 } // namespace
+
+namespace {
+TEST(ProposerTest, ThreadsOnlyWhenAllowed) {
+  std::vector<OpShape> shapes = matmulShapes();
+  TransformLibraryProposer single(9, /*threads=*/1), multi(9, /*threads=*/2);
+  bool sawThreads = false;
+  for (int i = 0; i < 100; ++i) {
+    for (const OpSchedule &op : single.makeRandomSchedule(shapes).ops)
+      EXPECT_FALSE(op.parallel);
+    Schedule schedule = multi.makeRandomSchedule(shapes);
+    EXPECT_FALSE(bool(verifySchedule(schedule, shapes))) << schedule.toString();
+    for (const OpSchedule &op : schedule.ops)
+      sawThreads |= op.parallel;
+  }
+  EXPECT_TRUE(sawThreads);
+}
+
+TEST(ScheduleTest, ParallelFlagRendersForall) {
+  std::vector<OpShape> shapes = matmulShapes();
+  Schedule schedule;
+  schedule.ops.push_back({{}, {1, 16}, true, false});
+  schedule.ops.push_back({{64, 128, 32}, {4, 16, 1}, true, true});
+  EXPECT_EQ(schedule.toString(),
+            "c=[] r=[1,16] v; c=[64,128,32] r=[4,16,1] v p");
+  std::string script = schedule.renderTransformScript(shapes);
+  // Parallel loops on threads, the reduction's cache tile in order.
+  EXPECT_NE(script.find("tile_using_forall %op1 tile_sizes [64,128,0]"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("tile_using_for %forall1 tile_sizes [0,0,32]"),
+            std::string::npos)
+      << script;
+}
+} // namespace

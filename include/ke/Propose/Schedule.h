@@ -29,11 +29,13 @@ struct OpSchedule {
   llvm::SmallVector<int64_t> cacheTiles;
   llvm::SmallVector<int64_t> registerTiles;
   bool vectorize = false;
+  /// Cache tiles of parallel loops run on threads (scf.forall -> OpenMP).
+  bool parallel = false;
 
   bool operator==(const OpSchedule &other) const {
     return cacheTiles == other.cacheTiles &&
            registerTiles == other.registerTiles &&
-           vectorize == other.vectorize;
+           vectorize == other.vectorize && parallel == other.parallel;
   }
 };
 
@@ -43,7 +45,8 @@ struct Schedule {
   /// vectorize), written as a leading "math=approx" entry.
   bool approximateMath = false;
 
-  /// "c=[64,128,0] r=[4,16,1] v; c=[] r=[1,16] v" (one entry per op).
+  /// "c=[64,128,0] r=[4,16,1] v p; c=[] r=[1,16] v" (one entry per op;
+  /// v: vectorize, p: the cache tiles of parallel loops run on threads).
   std::string toString() const;
   static llvm::Expected<Schedule> parse(llvm::StringRef text);
   /// The transform script (a module with @__transform_main). With the ops'
@@ -59,6 +62,9 @@ struct OpShape {
   std::string name;
   llvm::SmallVector<int64_t> bounds; ///< static trip counts
   llvm::SmallVector<bool> isReduction;
+  bool hasParallelLoops() const {
+    return llvm::count(isReduction, false) > 0;
+  }
   /// Loops along which most operand bytes are contiguous, best first.
   llvm::SmallVector<unsigned> contiguousLoops;
   bool hasBooleans = false; ///< i1 operands: never vectorized
@@ -92,6 +98,11 @@ llvm::Error verifySchedule(const Schedule &schedule,
 /// through the transform interpreter.
 llvm::Error applySchedule(mlir::func::FuncOp function,
                           const Schedule &schedule);
+
+/// The transform-interpreter step of applySchedule, on ops already tagged
+/// with `ke.op_id` in walk order.
+llvm::Error runTransformScript(mlir::func::FuncOp function,
+                               const Schedule &schedule);
 
 } // namespace ke::propose
 

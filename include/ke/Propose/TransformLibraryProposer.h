@@ -15,8 +15,10 @@ namespace ke::propose {
 /// operator. Deterministic for a given seed.
 class TransformLibraryProposer : public Proposer {
 public:
-  explicit TransformLibraryProposer(uint64_t seed, int64_t vectorWidth = 16)
-      : generator(seed), vectorWidth(vectorWidth) {}
+  /// With `threads` > 1, schedules may run cache tiles on threads.
+  explicit TransformLibraryProposer(uint64_t seed, unsigned threads = 1,
+                                    int64_t vectorWidth = 16)
+      : generator(seed), threads(threads), vectorWidth(vectorWidth) {}
   std::string getName() const override { return "library"; }
   std::vector<Proposal> propose(const ProposalContext &context) override;
 
@@ -29,6 +31,7 @@ public:
 private:
   OpSchedule makeRandomOpSchedule(const OpShape &shape);
   std::mt19937_64 generator;
+  unsigned threads;
   int64_t vectorWidth;
 };
 
