@@ -10,13 +10,14 @@
 
 #include "ke/Eval/CPURunner.h"
 
+#include "ke/Support/DiagnosticCollector.h"
+
 #include "ke/Target/CPUPipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FileSystem.h"
@@ -34,23 +35,6 @@ using namespace ke::eval;
 #endif
 
 namespace {
-/// Collects MLIR diagnostics into one message instead of printing them.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(MLIRContext *context)
-      : handler(context, [this](Diagnostic &diagnostic) {
-          llvm::raw_string_ostream os(messages);
-          if (!messages.empty())
-            os << "; ";
-          os << diagnostic.getLocation() << ": " << diagnostic;
-          return success();
-        }) {}
-  const std::string &str() const { return messages; }
-
-private:
-  std::string messages;
-  ScopedDiagnosticHandler handler;
-};
 
 /// Byte offset of each field in a struct laid out by LLVM's rules: each
 /// field aligned to its natural alignment.
@@ -97,7 +81,7 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
   }
 
   {
-    DiagnosticCollector diagnostics(context);
+    ke::DiagnosticCollector diagnostics(context);
     PassManager pm(context, ModuleOp::getOperationName());
     std::string pipelineErrors;
     llvm::raw_string_ostream pipelineErrorStream(pipelineErrors);
@@ -136,7 +120,7 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
 
-  DiagnosticCollector diagnostics(context);
+  ke::DiagnosticCollector diagnostics(context);
   auto engine = ExecutionEngine::create(*module, engineOptions,
                                         std::move(*targetMachine));
   if (!engine)

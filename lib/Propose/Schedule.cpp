@@ -2,6 +2,8 @@
 
 #include "ke/Propose/Schedule.h"
 
+#include "ke/Support/DiagnosticCollector.h"
+
 #include "ke/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -10,7 +12,6 @@
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/IR/Verifier.h"
@@ -31,22 +32,6 @@ std::string joinSizes(llvm::ArrayRef<int64_t> sizes) {
   return text;
 }
 
-/// Collects MLIR diagnostics into one message.
-class DiagnosticCollector {
-public:
-  explicit DiagnosticCollector(MLIRContext *context)
-      : handler(context, [this](Diagnostic &diagnostic) {
-          if (!messages.empty())
-            messages += "; ";
-          messages += diagnostic.str();
-          return success();
-        }) {}
-  const std::string &str() const { return messages; }
-
-private:
-  std::string messages;
-  ScopedDiagnosticHandler handler;
-};
 
 llvm::Expected<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text) {
   llvm::SmallVector<int64_t> sizes;
@@ -242,7 +227,7 @@ std::string Schedule::renderTransformScript(
 
 llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function) {
   MLIRContext *context = function.getContext();
-  DiagnosticCollector diagnostics(context);
+  ke::DiagnosticCollector diagnostics(context);
   PassManager pm(context, func::FuncOp::getOperationName());
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
@@ -372,7 +357,7 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
   function.walk([&](Operation *op) { op->removeAttr(kOpIdAttr); });
   if (error)
     return error;
-  DiagnosticCollector diagnostics(context);
+  ke::DiagnosticCollector diagnostics(context);
   if (failed(verify(function)))
     return llvm::createStringError("the scheduled payload does not verify: " +
                                    diagnostics.str());
@@ -382,7 +367,7 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
 llvm::Error ke::propose::runTransformScript(func::FuncOp function,
                                             const Schedule &schedule) {
   MLIRContext *context = function.getContext();
-  DiagnosticCollector diagnostics(context);
+  ke::DiagnosticCollector diagnostics(context);
   std::string script = schedule.renderTransformScript(describeOps(function));
   OwningOpRef<ModuleOp> transforms =
       parseSourceString<ModuleOp>(script, context);

@@ -67,14 +67,6 @@ llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
   return llvm::Error::success();
 }
 
-/// What the search keeps per tree node, beside the tree's numbers.
-struct NodeInfo {
-  int64_t dbId = 0; ///< 0 for the root (the reference)
-  std::string schedule, strategy, proposer, memory, status, error, payloadIR,
-      diagnosis;
-  std::optional<double> timeNs;
-  double speedup = 0.0;
-};
 
 struct KernelSummary {
   std::string name;
@@ -321,15 +313,15 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   summary.naiveNs = naiveNs;
 
   search::SearchTree tree;
-  std::vector<NodeInfo> nodes(1);
+  // One record per tree node, in tree order; speedups live in the tree.
+  std::vector<store::NodeRecord> nodes(1);
   nodes[0].strategy = "(reference)";
-  nodes[0].speedup = 1.0;
   nodes[0].timeNs = naiveNs;
   llvm::StringSet<> seen;
   seen.insert(hashText(printOp(base)));
   llvm::DenseMap<int64_t, size_t> indexOfDbId;
 
-  auto account = [&](const NodeInfo &node) {
+  auto account = [&](const store::NodeRecord &node) {
     ++summary.evaluated;
     if (node.status == "correct")
       ++summary.correct;
@@ -347,24 +339,12 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     size_t parent = stored.parent && indexOfDbId.count(*stored.parent)
                         ? indexOfDbId[*stored.parent]
                         : 0;
-    NodeInfo node;
-    node.dbId = stored.id;
-    node.schedule = stored.schedule;
-    node.strategy = stored.strategy;
-    node.proposer = stored.proposer;
-    node.memory = stored.memoryOperator;
-    node.status = stored.status;
-    node.error = stored.error;
-    node.payloadIR = stored.payloadIR;
-    node.diagnosis = stored.diagnosis;
-    node.timeNs = stored.timeNs;
-    node.speedup = stored.speedup.value_or(0.0);
-    size_t index =
-        tree.addChild(parent, node.speedup, stored.status == "correct");
+    size_t index = tree.addChild(parent, stored.speedup.value_or(0.0),
+                                 stored.status == "correct");
     indexOfDbId[stored.id] = index;
     seen.insert(stored.irHash);
-    account(node);
-    nodes.push_back(std::move(node));
+    account(stored);
+    nodes.push_back(stored);
   }
 
   std::unique_ptr<propose::Proposer> proposerImpl;
@@ -440,13 +420,18 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
 
     // Build and check each child in-process; only new, valid IR is
     // evaluated by a subprocess.
-    std::vector<NodeInfo> fresh;
+    std::vector<store::NodeRecord> fresh;
     std::vector<eval::EvaluationRequest> requests;
     std::vector<size_t> requestOf; // fresh index -> request index or npos
     for (propose::Proposal &proposal : proposalList) {
-      NodeInfo node;
+      store::NodeRecord node;
+      node.run = run;
+      node.kernel = record.id;
+      if (parent != 0)
+        node.parent = nodes[parent].id;
       node.proposer = proposerImpl->getName();
-      node.memory = propose::getMemoryOperatorName(proposal.memory).str();
+      node.memoryOperator =
+          propose::getMemoryOperatorName(proposal.memory).str();
       node.strategy = proposal.strategy;
       OwningOpRef<ModuleOp> candidateModule = ModuleOp::create(kernel.getLoc());
       std::string problem;
@@ -481,8 +466,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         }
       }
       node.payloadIR = printOp(*candidateModule);
-      std::string hash = hashText(node.payloadIR);
-      if (problem.empty() && !seen.insert(hash).second) {
+      node.irHash = hashText(node.payloadIR);
+      if (problem.empty() && !seen.insert(node.irHash).second) {
         ++summary.duplicates;
         continue; // identical IR is never evaluated twice
       }
@@ -498,7 +483,6 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         requestOf.push_back(requests.size());
         requests.push_back({path, referencePath, name, /*naive=*/true});
       }
-      node.diagnosis = hash; // replaced by ke-run's JSON below
       fresh.push_back(std::move(node));
     }
     if (fresh.empty()) {
@@ -515,8 +499,6 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     std::vector<eval::EvaluationResult> results = evaluator.evaluate(requests);
     double bestBefore = tree.getBestSpeedup();
     for (auto [i, node] : llvm::enumerate(fresh)) {
-      std::string hash = node.diagnosis;
-      node.diagnosis.clear();
       if (requestOf[i] != SIZE_MAX) {
         const eval::EvaluationResult &result = results[requestOf[i]];
         node.status = result.status;
@@ -524,32 +506,17 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         node.timeNs = result.timeNs;
         node.diagnosis = result.json;
       }
-      if (node.status == "correct" && node.timeNs && *node.timeNs > 0)
-        node.speedup = naiveNs / *node.timeNs;
-      store::NodeRecord stored;
-      stored.run = run;
-      stored.kernel = record.id;
-      if (parent != 0)
-        stored.parent = nodes[parent].dbId;
-      stored.payloadIR = node.payloadIR;
-      stored.irHash = hash;
-      stored.proposer = node.proposer;
-      stored.strategy = node.strategy;
-      stored.schedule = node.schedule;
-      stored.memoryOperator = node.memory;
-      stored.status = node.status;
-      stored.error = node.error;
-      stored.timeNs = node.timeNs;
-      if (node.status == "correct")
-        stored.speedup = node.speedup;
-      stored.diagnosis = node.diagnosis;
-      auto id = database->addNode(stored);
+      double speedup = 0.0;
+      if (node.status == "correct" && node.timeNs && *node.timeNs > 0) {
+        speedup = naiveNs / *node.timeNs;
+        node.speedup = speedup;
+      }
+      auto id = database->addNode(node);
       if (!id)
         return fail(llvm::toString(id.takeError()));
-      node.dbId = *id;
-      size_t index =
-          tree.addChild(parent, node.speedup, node.status == "correct");
-      indexOfDbId[node.dbId] = index;
+      node.id = *id;
+      size_t index = tree.addChild(parent, speedup, node.status == "correct");
+      indexOfDbId[node.id] = index;
       account(node);
       nodes.push_back(std::move(node));
     }
@@ -572,7 +539,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     kernel->moveBefore(&body, body.end());
     OpBuilder inner = OpBuilder::atBlockEnd(&body);
     for (size_t i = 1; i < nodes.size(); ++i) {
-      const NodeInfo &node = nodes[i];
+      const store::NodeRecord &node = nodes[i];
       OwningOpRef<ModuleOp> parsed =
           parseSourceString<ModuleOp>(node.payloadIR, context);
       if (!parsed)
@@ -593,7 +560,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
               ? FlatSymbolRefAttr()
               : FlatSymbolRefAttr::get(context, llvm::formatv(
                                                     "n{0}",
-                                                    nodes[parentIndex].dbId)
+                                                    nodes[parentIndex].id)
                                                     .str());
       SmallVector<NamedAttribute> metrics;
       if (node.timeNs)
@@ -601,10 +568,10 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
             "time_ns", builder.getF64FloatAttr(*node.timeNs)));
       if (node.status == "correct")
         metrics.push_back(builder.getNamedAttr(
-            "speedup", builder.getF64FloatAttr(node.speedup)));
+            "speedup", builder.getF64FloatAttr(tree.getNode(i).speedup)));
       auto candidate = CandidateOp::create(
           inner, kernel.getLoc(),
-          builder.getStringAttr(llvm::formatv("n{0}", node.dbId).str()),
+          builder.getStringAttr(llvm::formatv("n{0}", node.id).str()),
           parentRef, builder.getStringAttr(node.proposer),
           CandidateStatusAttr::get(context, status),
           builder.getStringAttr(node.strategy),
@@ -626,7 +593,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   kernel.getBody().takeBody(payload.getBody());
   kernel->setAttr(KeDialect::kSelectedAttrName,
                   builder.getStringAttr(
-                      llvm::formatv("n{0}", nodes[best].dbId).str()));
+                      llvm::formatv("n{0}", nodes[best].id).str()));
   kernel->setAttr(KeDialect::kStrategyAttrName,
                   builder.getStringAttr(nodes[best].strategy));
   return success();
