@@ -70,7 +70,9 @@ std::string Schedule::toString() const {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (approximateMath)
-    os << "math=approx" << (ops.empty() ? "" : "; ");
+    os << "math=approx" << (ops.empty() && !fuseRows ? "" : "; ");
+  if (fuseRows)
+    os << "fuse=" << fuseRows << (ops.empty() ? "" : "; ");
   llvm::interleave(
       ops, os,
       [&](const OpSchedule &op) {
@@ -92,6 +94,12 @@ llvm::Expected<Schedule> Schedule::parse(llvm::StringRef text) {
     if (entry.trim() == "math=approx" && schedule.ops.empty() &&
         !schedule.approximateMath) {
       schedule.approximateMath = true;
+      continue;
+    }
+    llvm::StringRef fuse = entry.trim();
+    if (fuse.consume_front("fuse=") && schedule.ops.empty()) {
+      if (fuse.getAsInteger(10, schedule.fuseRows) || schedule.fuseRows <= 0)
+        return llvm::createStringError("bad fuse entry '" + entry.str() + "'");
       continue;
     }
     OpSchedule op;
@@ -146,6 +154,27 @@ std::string Schedule::renderTransformScript(
       os << ", !transform.any_op";
     os << ")\n";
   };
+  if (fuseRows && !ops.empty()) {
+    size_t last = ops.size() - 1;
+    size_t loops = last < shapes.size() ? shapes[last].bounds.size()
+                                        : ops[last].registerTiles.size();
+    llvm::SmallVector<int64_t> sizes(std::max<size_t>(loops, 1), 0);
+    sizes[0] = fuseRows;
+    os << "    %fuse_root = transform.structured.match attributes{" << kOpIdAttr
+       << " = " << last
+       << " : i64} in %root : (!transform.any_op) -> !transform.any_op\n"
+       << "    %fused, %fused_loop = transform.structured.fuse %fuse_root "
+          "tile_sizes ["
+       << joinSizes(sizes) << "] {apply_cleanup"
+       << (ops[last].parallel ? ", use_forall" : "")
+       << "} : (!transform.any_op) -> (!transform.any_op, !transform.any_op)\n"
+       << "    %fuse_func = transform.structured.match ops{[\"func.func\"]} in "
+          "%root : (!transform.any_op) -> !transform.any_op\n"
+       << "    transform.apply_patterns to %fuse_func {\n"
+       << "      transform.apply_patterns.canonicalization\n"
+       << "    } : !transform.any_op\n"
+       << "    transform.apply_cse to %fuse_func : !transform.any_op\n";
+  }
   for (auto [index, op] : llvm::enumerate(ops)) {
     std::string handle = llvm::formatv("%op{0}", index);
     os << "    " << handle << " = transform.structured.match attributes{"
@@ -293,6 +322,15 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
     return llvm::createStringError(
         llvm::formatv("the schedule has {0} entries for {1} linalg ops",
                       schedule.ops.size(), shapes.size()));
+  if (schedule.fuseRows) {
+    const OpShape &root = shapes.back();
+    if (shapes.size() < 2 || root.bounds.empty() || root.isReduction[0] ||
+        root.bounds[0] % schedule.fuseRows != 0)
+      return llvm::createStringError(llvm::formatv(
+          "fuse={0} needs a last op whose first loop is parallel and divided "
+          "by {0}",
+          schedule.fuseRows));
+  }
   for (auto [index, op] : llvm::enumerate(schedule.ops)) {
     const OpShape &shape = shapes[index];
     size_t loops = shape.bounds.size();
@@ -306,6 +344,8 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
       int64_t cache = op.cacheTiles.empty() ? 0 : op.cacheTiles[loop];
       int64_t reg = op.registerTiles.empty() ? 0 : op.registerTiles[loop];
       int64_t outer = cache ? cache : bound;
+      if (schedule.fuseRows && loop == 0 && bound % schedule.fuseRows == 0)
+        outer = std::min(outer, schedule.fuseRows);
       if (cache && bound % cache != 0)
         return llvm::createStringError(
             llvm::formatv("op #{0}: cache tile {1} does not divide loop {2} "
@@ -322,9 +362,16 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
       return llvm::createStringError(llvm::formatv(
           "op #{0}: ops on i1 are not vectorized (LLVM packs i1 vectors)",
           index));
-    if (op.parallel && (op.cacheTiles.empty() || !shape.hasParallelLoops()))
+    bool fusedRoot = schedule.fuseRows && index + 1 == schedule.ops.size();
+    if (op.parallel && !fusedRoot &&
+        (op.cacheTiles.empty() || !shape.hasParallelLoops()))
       return llvm::createStringError(llvm::formatv(
           "op #{0}: 'p' needs cache tiles on a parallel loop", index));
+    if (schedule.fuseRows && !op.cacheTiles.empty())
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: no cache tiles with fuse (the fused loop is the cache "
+          "tiling)",
+          index));
     if (op.vectorize && !canVectorize(shape))
       return llvm::createStringError(llvm::formatv(
           "op #{0}: {1} cannot be vectorized by the library", index,

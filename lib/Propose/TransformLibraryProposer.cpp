@@ -112,6 +112,41 @@ OpSchedule TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) 
   return op;
 }
 
+int64_t TransformLibraryProposer::pickFuseRows(llvm::ArrayRef<OpShape> shapes) {
+  if (shapes.size() < 2 || shapes.back().bounds.empty() ||
+      shapes.back().isReduction[0])
+    return 0;
+  llvm::SmallVector<int64_t> choices;
+  for (int64_t rows : {1, 2, 4, 8, 16, 32})
+    if (shapes.back().bounds[0] % rows == 0 && rows < shapes.back().bounds[0])
+      choices.push_back(rows);
+  return choices.empty() ? 0 : pick(choices, generator);
+}
+
+void TransformLibraryProposer::setFusion(Schedule &schedule,
+                                         llvm::ArrayRef<OpShape> shapes,
+                                         int64_t rows) {
+  schedule.fuseRows = rows;
+  if (!rows)
+    return;
+  for (auto [index, op] : llvm::enumerate(schedule.ops)) {
+    bool root = index + 1 == schedule.ops.size();
+    op.cacheTiles.clear();
+    if (!root)
+      op.parallel = false;
+    if (op.registerTiles.empty() || index >= shapes.size() ||
+        shapes[index].bounds.empty())
+      continue;
+    int64_t bound = shapes[index].bounds[0];
+    int64_t outer = bound % rows == 0 ? std::min(bound, rows) : bound;
+    int64_t &reg = op.registerTiles[0];
+    while (reg > 1 && outer % reg != 0)
+      reg /= 2;
+    if (reg < 1 || outer % reg != 0)
+      reg = 1;
+  }
+}
+
 Schedule
 TransformLibraryProposer::makeRandomSchedule(llvm::ArrayRef<OpShape> shapes) {
   bool hasMath = llvm::any_of(shapes, [](const OpShape &s) { return s.hasMath; });
@@ -122,6 +157,8 @@ TransformLibraryProposer::makeRandomSchedule(llvm::ArrayRef<OpShape> shapes) {
     schedule.approximateMath = hasMath && coin(generator);
     for (const OpShape &shape : shapes)
       schedule.ops.push_back(makeRandomOpSchedule(shape));
+    if (coin(generator))
+      setFusion(schedule, shapes, pickFuseRows(shapes));
     if (llvm::Error error = verifySchedule(schedule, shapes)) {
       llvm::consumeError(std::move(error));
       continue;
@@ -141,6 +178,17 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
     Schedule mutated = schedule;
     if (hasMath && flipMath(generator)) {
       mutated.approximateMath = !mutated.approximateMath;
+      return mutated;
+    }
+    std::bernoulli_distribution changeFusion(0.15);
+    if (changeFusion(generator)) {
+      setFusion(mutated, shapes, mutated.fuseRows ? 0 : pickFuseRows(shapes));
+      if (mutated == schedule)
+        continue;
+      if (llvm::Error error = verifySchedule(mutated, shapes)) {
+        llvm::consumeError(std::move(error));
+        continue;
+      }
       return mutated;
     }
     std::uniform_int_distribution<size_t> opIndex(0, shapes.size() - 1);
@@ -185,6 +233,7 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
       if (target.cacheTiles.empty())
         target.parallel = false;
     }
+    setFusion(mutated, shapes, mutated.fuseRows);
     if (mutated == schedule)
       continue;
     if (llvm::Error error = verifySchedule(mutated, shapes)) {
@@ -203,6 +252,7 @@ Schedule TransformLibraryProposer::crossover(const Schedule &a,
   Schedule child;
   std::bernoulli_distribution fromA(0.5);
   child.approximateMath = fromA(generator) ? a.approximateMath : b.approximateMath;
+  child.fuseRows = fromA(generator) ? a.fuseRows : b.fuseRows;
   for (size_t i = 0; i < a.ops.size(); ++i)
     child.ops.push_back(fromA(generator) ? a.ops[i] : b.ops[i]);
   return child;
@@ -259,6 +309,8 @@ TransformLibraryProposer::propose(const ProposalContext &context) {
             break;
         proposal.schedule = other ? crossover(*parent, *other)
                                   : mutate(*parent, context.shapes);
+        setFusion(*proposal.schedule, context.shapes,
+                  proposal.schedule->fuseRows);
         if (*proposal.schedule == *parent)
           proposal.schedule = mutate(*parent, context.shapes);
         break;

@@ -184,3 +184,66 @@ TEST(ScheduleTest, ParallelFlagRendersForall) {
       << script;
 }
 } // namespace
+
+namespace {
+/// softmax-like: fill, max-reduce, exp, fill, sum-reduce, divide.
+std::vector<OpShape> chainShapes() {
+  auto rows = [](llvm::ArrayRef<int64_t> bounds, llvm::ArrayRef<bool> red) {
+    OpShape shape;
+    shape.name = "linalg.generic";
+    shape.bounds.assign(bounds.begin(), bounds.end());
+    shape.isReduction.assign(red.begin(), red.end());
+    for (unsigned i = bounds.size(); i-- > 0;)
+      shape.contiguousLoops.push_back(i);
+    shape.uniformTypes = true;
+    return shape;
+  };
+  return {rows({512}, {false}),          rows({512, 1024}, {false, true}),
+          rows({512, 1024}, {false, false}), rows({512}, {false}),
+          rows({512, 1024}, {false, true}),  rows({512, 1024}, {false, false})};
+}
+
+TEST(ProposerTest, FusionRepairsTheOpKnobs) {
+  std::vector<OpShape> shapes = chainShapes();
+  TransformLibraryProposer proposer(11);
+  bool sawFusion = false;
+  for (int i = 0; i < 100; ++i) {
+    Schedule schedule = proposer.makeRandomSchedule(shapes);
+    EXPECT_FALSE(bool(verifySchedule(schedule, shapes))) << schedule.toString();
+    if (!schedule.fuseRows)
+      continue;
+    sawFusion = true;
+    for (const OpSchedule &op : schedule.ops) {
+      EXPECT_TRUE(op.cacheTiles.empty());
+      if (!op.registerTiles.empty())
+        EXPECT_EQ(schedule.fuseRows % op.registerTiles[0], 0);
+    }
+  }
+  EXPECT_TRUE(sawFusion);
+
+  Schedule schedule = proposer.makeRandomSchedule(shapes);
+  schedule.ops[0] = {{256}, {64}, true, false};
+  TransformLibraryProposer::setFusion(schedule, shapes, 8);
+  EXPECT_EQ(schedule.fuseRows, 8);
+  EXPECT_TRUE(schedule.ops[0].cacheTiles.empty());
+  EXPECT_EQ(schedule.ops[0].registerTiles[0], 8);
+  EXPECT_NE(schedule.toString().find("fuse=8; "), std::string::npos);
+  llvm::Expected<Schedule> parsed = Schedule::parse(schedule.toString());
+  ASSERT_TRUE(bool(parsed));
+  EXPECT_EQ(*parsed, schedule);
+}
+
+TEST(ScheduleTest, FusionNeedsAParallelFirstLoopOnTheLastOp) {
+  std::vector<OpShape> shapes = matmulShapes();
+  Schedule schedule;
+  schedule.fuseRows = 8;
+  schedule.ops.push_back({{}, {1, 16}, true, false});
+  schedule.ops.push_back({{}, {4, 16, 1}, true, false});
+  EXPECT_FALSE(bool(verifySchedule(schedule, shapes)));
+  shapes.back().isReduction[0] = true;
+  llvm::Error error = verifySchedule(schedule, shapes);
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("first loop is parallel"),
+            std::string::npos);
+}
+} // namespace

@@ -44,6 +44,11 @@ struct Schedule {
   /// Polynomial approximations instead of libm for exp, tanh, ... (they
   /// vectorize), written as a leading "math=approx" entry.
   bool approximateMath = false;
+  /// Tile-and-fuse: when non-zero, the last linalg op (the one producing the
+  /// result) is tiled by this many iterations of its first loop and every
+  /// producer is fused into that loop ("fuse=8"); per-op cache tiles are then
+  /// not used, and the last op's `p` runs the fused loop on threads.
+  int64_t fuseRows = 0;
 
   /// "c=[64,128,0] r=[4,16,1] v p; c=[] r=[1,16] v" (one entry per op;
   /// v: vectorize, p: the cache tiles of parallel loops run on threads).
@@ -53,7 +58,8 @@ struct Schedule {
   /// shapes, contractions vectorize straight to vector.contract (then FMAs).
   std::string renderTransformScript(llvm::ArrayRef<struct OpShape> shapes = {}) const;
   bool operator==(const Schedule &other) const {
-    return ops == other.ops && approximateMath == other.approximateMath;
+    return ops == other.ops && approximateMath == other.approximateMath &&
+           fuseRows == other.fuseRows;
   }
 };
 

@@ -28,8 +28,15 @@ public:
   Schedule mutate(const Schedule &schedule, llvm::ArrayRef<OpShape> shapes);
   Schedule crossover(const Schedule &a, const Schedule &b);
 
+  /// Turns tile-and-fuse on (rows > 0) or off and repairs the per-op knobs
+  /// to fit: no cache tiles, first-loop register tiles dividing `rows`.
+  static void setFusion(Schedule &schedule, llvm::ArrayRef<OpShape> shapes,
+                        int64_t rows);
+
 private:
   OpSchedule makeRandomOpSchedule(const OpShape &shape);
+  /// A random row count for tile-and-fuse, or 0 when the kernel cannot fuse.
+  int64_t pickFuseRows(llvm::ArrayRef<OpShape> shapes);
   std::mt19937_64 generator;
   unsigned threads;
   int64_t vectorWidth;
