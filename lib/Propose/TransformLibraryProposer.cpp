@@ -127,8 +127,13 @@ void TransformLibraryProposer::setFusion(Schedule &schedule,
                                          llvm::ArrayRef<OpShape> shapes,
                                          int64_t rows) {
   schedule.fuseRows = rows;
-  if (!rows)
+  if (!rows) {
+    // Without the fused loop, threads need cache tiles of their own.
+    for (OpSchedule &op : schedule.ops)
+      if (op.cacheTiles.empty())
+        op.parallel = false;
     return;
+  }
   for (auto [index, op] : llvm::enumerate(schedule.ops)) {
     bool root = index + 1 == schedule.ops.size();
     op.cacheTiles.clear();

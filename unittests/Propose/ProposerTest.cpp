@@ -247,3 +247,19 @@ TEST(ScheduleTest, FusionNeedsAParallelFirstLoopOnTheLastOp) {
             std::string::npos);
 }
 } // namespace
+
+namespace {
+TEST(ProposerTest, UnfusingDropsThreadsWithoutCacheTiles) {
+  std::vector<OpShape> shapes = chainShapes();
+  Schedule schedule;
+  for (const OpShape &shape : shapes)
+    schedule.ops.push_back(
+        {{}, llvm::SmallVector<int64_t>(shape.bounds.size(), 1), true, false});
+  TransformLibraryProposer::setFusion(schedule, shapes, 8);
+  schedule.ops.back().parallel = true; // threads on the fused loop
+  EXPECT_FALSE(bool(verifySchedule(schedule, shapes)));
+  TransformLibraryProposer::setFusion(schedule, shapes, 0);
+  EXPECT_FALSE(schedule.ops.back().parallel);
+  EXPECT_FALSE(bool(verifySchedule(schedule, shapes)));
+}
+} // namespace
