@@ -13,6 +13,8 @@
 #include "ke/Propose/TransformLibraryProposer.h"
 #include "ke/Search/SearchTree.h"
 #include "ke/Store/Store.h"
+#include "ke/Support/DiagnosticCollector.h"
+#include "ke/Target/CPUPipeline.h"
 #include "ke/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,6 +27,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -48,6 +54,30 @@ using Clock = std::chrono::steady_clock;
 
 std::string hashText(llvm::StringRef text) {
   return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true);
+}
+
+/// The in-process part of the cheap checks: does a copy of the candidate
+/// lower for the target and translate to LLVM IR? A failure costs no
+/// subprocess. Empty if it does.
+std::string checkLowers(ModuleOp candidate) {
+  OwningOpRef<ModuleOp> copy = cast<ModuleOp>(candidate->clone());
+  MLIRContext *context = candidate.getContext();
+  ke::DiagnosticCollector diagnostics(context);
+  PassManager pm(context, ModuleOp::getOperationName());
+  LowerCPUOptions options;
+  options.naive = true; // the candidate carries its own schedule
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(buildLowerCPUPipeline(pm, options, errorStream)))
+    return "lower: " + errors;
+  if (failed(pm.run(*copy)))
+    return "lower: " + diagnostics.str();
+  // Translation to LLVM IR catches what the passes let through (ops with no
+  // CPU lowering); machine code generation is left to ke-run.
+  llvm::LLVMContext llvmContext;
+  if (!translateModuleToLLVMIR(*copy, llvmContext))
+    return "jit: " + diagnostics.str();
+  return "";
 }
 
 std::string printOp(Operation *op) {
@@ -471,6 +501,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         ++summary.duplicates;
         continue; // identical IR is never evaluated twice
       }
+      if (problem.empty())
+        problem = checkLowers(*candidateModule);
       if (!problem.empty()) {
         node.status = "failed";
         node.error = problem;

@@ -64,3 +64,12 @@ func.func @wrong(%table: tensor<256xf32>, %ids: tensor<1024xi32>) -> tensor<1024
 func.func @mistyped(%table: tensor<256xf32>) -> tensor<256xf32> {
   return %table : tensor<256xf32>
 }
+
+// 6. Verifies, but does not lower for the CPU (a GPU-only op): caught
+// in-process, before any ke-run is spent.
+func.func @gpu_only(%table: tensor<256xf32>, %ids: tensor<1024xi32>) -> tensor<1024xf32> attributes {ke.strategy = "uses a gpu op"} {
+  %t = gpu.thread_id x
+  %v = tensor.extract %table[%t] : tensor<256xf32>
+  %r = tensor.splat %v : tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
