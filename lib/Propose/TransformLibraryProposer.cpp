@@ -40,6 +40,16 @@ std::optional<unsigned> findVectorLoop(const OpShape &shape, int64_t width) {
   return std::nullopt;
 }
 
+/// Whether `schedule` passes verifySchedule (the reason is not needed here:
+/// an invalid draw is simply drawn again).
+bool isValid(const Schedule &schedule, llvm::ArrayRef<OpShape> shapes) {
+  if (llvm::Error error = verifySchedule(schedule, shapes)) {
+    llvm::consumeError(std::move(error));
+    return false;
+  }
+  return true;
+}
+
 template <typename Generator>
 int64_t pick(llvm::ArrayRef<int64_t> choices, Generator &generator) {
   std::uniform_int_distribution<size_t> index(0, choices.size() - 1);
@@ -164,10 +174,8 @@ TransformLibraryProposer::makeRandomSchedule(llvm::ArrayRef<OpShape> shapes) {
       schedule.ops.push_back(makeRandomOpSchedule(shape));
     if (coin(generator))
       setFusion(schedule, shapes, pickFuseRows(shapes));
-    if (llvm::Error error = verifySchedule(schedule, shapes)) {
-      llvm::consumeError(std::move(error));
+    if (!isValid(schedule, shapes))
       continue;
-    }
     return schedule;
   }
   return makeDefaultSchedule(shapes);
@@ -190,10 +198,8 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
       setFusion(mutated, shapes, mutated.fuseRows ? 0 : pickFuseRows(shapes));
       if (mutated == schedule)
         continue;
-      if (llvm::Error error = verifySchedule(mutated, shapes)) {
-        llvm::consumeError(std::move(error));
-        continue;
-      }
+      if (!isValid(mutated, shapes))
+      continue;
       return mutated;
     }
     std::uniform_int_distribution<size_t> opIndex(0, shapes.size() - 1);
@@ -241,10 +247,8 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
     setFusion(mutated, shapes, mutated.fuseRows);
     if (mutated == schedule)
       continue;
-    if (llvm::Error error = verifySchedule(mutated, shapes)) {
-      llvm::consumeError(std::move(error));
+    if (!isValid(mutated, shapes))
       continue;
-    }
     return mutated;
   }
   return makeRandomSchedule(shapes);
