@@ -27,9 +27,9 @@ void KeDialect::initialize() {
 static LogicalResult verifyTolerance(Operation *op, NamedAttribute attr) {
   auto value = dyn_cast<FloatAttr>(attr.getValue());
   if (!value || value.getValueAsDouble() < 0.0)
-    return op->emitOpError() << "expects '" << attr.getName().getValue()
-                             << "' to be a non-negative float, found "
-                             << attr.getValue();
+    return op->emitOpError()
+           << "expects '" << attr.getName().getValue()
+           << "' to be a non-negative float, found " << attr.getValue();
   return success();
 }
 
@@ -68,9 +68,9 @@ LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,
                                                   NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name != kRangeAttrName)
-    return op->emitOpError() << "has unknown ke argument attribute '" << name
-                             << "' on argument #" << argIndex
-                             << "; known: ke.range";
+    return op->emitOpError()
+           << "has unknown ke argument attribute '" << name << "' on argument #"
+           << argIndex << "; known: ke.range";
   auto range = dyn_cast<ArrayAttr>(attr.getValue());
   auto bound = [&](unsigned i) -> std::optional<int64_t> {
     if (auto value = dyn_cast<IntegerAttr>(range[i]))

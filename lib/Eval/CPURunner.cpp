@@ -94,15 +94,13 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
 
   auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machineBuilder)
-    return llvm::createStringError(
-        "jit: cannot detect the host: " +
-        llvm::toString(machineBuilder.takeError()));
+    return llvm::createStringError("jit: cannot detect the host: " +
+                                   llvm::toString(machineBuilder.takeError()));
   machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
   auto targetMachine = machineBuilder->createTargetMachine();
   if (!targetMachine)
-    return llvm::createStringError(
-        "jit: cannot create the target machine: " +
-        llvm::toString(targetMachine.takeError()));
+    return llvm::createStringError("jit: cannot create the target machine: " +
+                                   llvm::toString(targetMachine.takeError()));
 
   auto transformer = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
                                                targetMachine->get());
@@ -124,10 +122,10 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
   auto engine = ExecutionEngine::create(*module, engineOptions,
                                         std::move(*targetMachine));
   if (!engine)
-    return llvm::createStringError("jit: " + llvm::toString(engine.takeError()) +
-                                   (diagnostics.str().empty()
-                                        ? std::string()
-                                        : " (" + diagnostics.str() + ")"));
+    return llvm::createStringError(
+        "jit: " + llvm::toString(engine.takeError()) +
+        (diagnostics.str().empty() ? std::string()
+                                   : " (" + diagnostics.str() + ")"));
   auto entry = (*engine)->lookupPacked(entryName);
   if (!entry)
     return llvm::createStringError("jit: " + llvm::toString(entry.takeError()));
@@ -190,8 +188,7 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
       unsigned width = getByteWidth(spec.kind);
       resultOffsets.push_back(layout.add(width, width));
     } else {
-      resultOffsets.push_back(
-          layout.add(8 * (3 + 2 * spec.shape.size()), 8));
+      resultOffsets.push_back(layout.add(8 * (3 + 2 * spec.shape.size()), 8));
     }
   }
   llvm::SmallVector<uint64_t> resultStorage(layout.finalSize() / 8 + 1, 0);
@@ -224,7 +221,8 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
     for (auto [argIndex, input] : llvm::enumerate(inputs)) {
       auto *begin = static_cast<const char *>(input.getData());
       if (!input.getSpec().isScalar && aligned >= begin &&
-          aligned < begin + std::max<int64_t>(1, input.getSpec().getNumBytes())) {
+          aligned <
+              begin + std::max<int64_t>(1, input.getSpec().getNumBytes())) {
         aliases = true;
         if (!error)
           error = llvm::createStringError(llvm::formatv(
@@ -233,16 +231,16 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
               index, argIndex));
       }
     }
-    if (!aliases && reinterpret_cast<uintptr_t>(allocated) != kGlobalMemrefMarker &&
+    if (!aliases &&
+        reinterpret_cast<uintptr_t>(allocated) != kGlobalMemrefMarker &&
         allocated && !llvm::is_contained(toFree, allocated))
       toFree.push_back(allocated);
     if (aliases)
       continue;
     if (sizes != llvm::ArrayRef<int64_t>(spec.shape)) {
       if (!error)
-        error = llvm::createStringError(
-            llvm::formatv("run: result #{0} came back with the wrong shape",
-                          index));
+        error = llvm::createStringError(llvm::formatv(
+            "run: result #{0} came back with the wrong shape", index));
       continue;
     }
     if (!results)

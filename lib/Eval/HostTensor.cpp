@@ -86,8 +86,8 @@ uint16_t ke::eval::floatToHalfBits(float value) {
       ++halfMantissa;
     return sign | halfMantissa;
   }
-  uint32_t half = sign | (static_cast<uint32_t>(halfExponent) << 10) |
-                  (mantissa >> 13);
+  uint32_t half =
+      sign | (static_cast<uint32_t>(halfExponent) << 10) | (mantissa >> 13);
   uint32_t remainder = mantissa & 0x1fffu;
   if (remainder > 0x1000u || (remainder == 0x1000u && (half & 1u)))
     ++half; // may carry into the exponent, which is the right rounding
@@ -154,8 +154,7 @@ template <typename T> static T loadAt(const void *data, int64_t index) {
 }
 
 template <typename T> static void storeAt(void *data, int64_t index, T value) {
-  std::memcpy(static_cast<char *>(data) + index * sizeof(T), &value,
-              sizeof(T));
+  std::memcpy(static_cast<char *>(data) + index * sizeof(T), &value, sizeof(T));
 }
 
 double HostTensor::getAsDouble(int64_t index) const {

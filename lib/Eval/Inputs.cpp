@@ -35,8 +35,7 @@ private:
 };
 } // namespace
 
-std::pair<int64_t, int64_t>
-ke::eval::getDefaultIntegerRange(ElementKind kind) {
+std::pair<int64_t, int64_t> ke::eval::getDefaultIntegerRange(ElementKind kind) {
   switch (kind) {
   case ElementKind::I1:
     return {0, 2};

@@ -66,9 +66,9 @@ EvaluationResult SubprocessEvaluator::interpret(int exitCode,
         return result;
       }
       result.error = error ? error->str() : "not correct";
-      result.status =
-          llvm::StringRef(result.error).starts_with("compare:") ? "incorrect"
-                                                                : "failed";
+      result.status = llvm::StringRef(result.error).starts_with("compare:")
+                          ? "incorrect"
+                          : "failed";
       return result;
     }
     llvm::consumeError(value.takeError());
@@ -107,10 +107,12 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
     const EvaluationRequest &request = requests[index];
     Running job;
     job.request = index;
-    job.stdoutPath = llvm::formatv("{0}/eval-{1}.out", options.workDirectory,
-                                   request.kernel + "-" + std::to_string(index));
-    job.stderrPath = llvm::formatv("{0}/eval-{1}.err", options.workDirectory,
-                                   request.kernel + "-" + std::to_string(index));
+    job.stdoutPath =
+        llvm::formatv("{0}/eval-{1}.out", options.workDirectory,
+                      request.kernel + "-" + std::to_string(index));
+    job.stderrPath =
+        llvm::formatv("{0}/eval-{1}.err", options.workDirectory,
+                      request.kernel + "-" + std::to_string(index));
     std::vector<std::string> arguments = {
         options.keRunPath,
         request.candidatePath,

@@ -18,8 +18,8 @@ TimingResult ke::eval::measure(llvm::function_ref<void()> run,
   for (int i = 0; i < options.warmupRuns; ++i) {
     auto start = Clock::now();
     run();
-    double ns = std::chrono::duration<double, std::nano>(Clock::now() - start)
-                    .count();
+    double ns =
+        std::chrono::duration<double, std::nano>(Clock::now() - start).count();
     if (ns > options.minSeconds * 1e9) {
       minRuns = std::min(minRuns, 3);
       break;
@@ -31,8 +31,8 @@ TimingResult ke::eval::measure(llvm::function_ref<void()> run,
           total < options.minSeconds * 1e9)) {
     auto start = Clock::now();
     run();
-    double ns = std::chrono::duration<double, std::nano>(Clock::now() - start)
-                    .count();
+    double ns =
+        std::chrono::duration<double, std::nano>(Clock::now() - start).count();
     samples.push_back(ns);
     total += ns;
   }

@@ -23,14 +23,15 @@ FileProposer::create(llvm::StringRef path, MLIRContext *context) {
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(path, sourceMgr, ParserConfig(context));
   if (!module)
-    return llvm::createStringError("cannot read proposals from '" +
-                                   path.str() + "': " + messages);
+    return llvm::createStringError("cannot read proposals from '" + path.str() +
+                                   "': " + messages);
   std::unique_ptr<FileProposer> proposer(new FileProposer());
   for (auto function : module->getOps<func::FuncOp>()) {
     Entry entry;
     auto strategy = function->getAttrOfType<StringAttr>("ke.strategy");
-    entry.strategy = strategy ? strategy.str()
-                              : ("@" + function.getSymName() + " of " + path).str();
+    entry.strategy = strategy
+                         ? strategy.str()
+                         : ("@" + function.getSymName() + " of " + path).str();
     std::string text;
     llvm::raw_string_ostream os(text);
     function->print(os);

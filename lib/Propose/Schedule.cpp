@@ -12,9 +12,9 @@
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -31,7 +31,6 @@ std::string joinSizes(llvm::ArrayRef<int64_t> sizes) {
   llvm::interleave(sizes, os, ",");
   return text;
 }
-
 
 llvm::Expected<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text) {
   llvm::SmallVector<int64_t> sizes;
@@ -131,8 +130,8 @@ llvm::Expected<Schedule> Schedule::parse(llvm::StringRef text) {
   return schedule;
 }
 
-std::string Schedule::renderTransformScript(
-    llvm::ArrayRef<OpShape> shapes) const {
+std::string
+Schedule::renderTransformScript(llvm::ArrayRef<OpShape> shapes) const {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "module attributes {transform.with_named_sequence} {\n"
@@ -147,9 +146,8 @@ std::string Schedule::renderTransformScript(
       return;
     }
     os << "    " << result << ", " << result << "_loops:" << loops
-       << " = transform.structured.tile_using_for " << handle
-       << " tile_sizes [" << joinSizes(sizes)
-       << "] : (!transform.any_op) -> (!transform.any_op";
+       << " = transform.structured.tile_using_for " << handle << " tile_sizes ["
+       << joinSizes(sizes) << "] : (!transform.any_op) -> (!transform.any_op";
     for (int64_t i = 0; i < loops; ++i)
       os << ", !transform.any_op";
     os << ")\n";
@@ -187,7 +185,8 @@ std::string Schedule::renderTransformScript(
       const OpShape &shape = shapes[index];
       llvm::SmallVector<int64_t> threaded, ordered;
       for (auto [loop, size] : llvm::enumerate(op.cacheTiles)) {
-        bool reduction = loop < shape.isReduction.size() && shape.isReduction[loop];
+        bool reduction =
+            loop < shape.isReduction.size() && shape.isReduction[loop];
         threaded.push_back(reduction ? 0 : size);
         ordered.push_back(reduction ? size : 0);
       }
@@ -373,9 +372,9 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
           "tiling)",
           index));
     if (op.vectorize && !canVectorize(shape))
-      return llvm::createStringError(llvm::formatv(
-          "op #{0}: {1} cannot be vectorized by the library", index,
-          shape.name));
+      return llvm::createStringError(
+          llvm::formatv("op #{0}: {1} cannot be vectorized by the library",
+                        index, shape.name));
     if (op.vectorize && isDecomposedConvolution(shape) &&
         (op.registerTiles.size() != 7 || op.registerTiles[1] != 1 ||
          op.registerTiles[4] != 1))

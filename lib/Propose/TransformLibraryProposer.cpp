@@ -57,8 +57,8 @@ int64_t pick(llvm::ArrayRef<int64_t> choices, Generator &generator) {
 }
 } // namespace
 
-Schedule
-TransformLibraryProposer::makeDefaultSchedule(llvm::ArrayRef<OpShape> shapes) const {
+Schedule TransformLibraryProposer::makeDefaultSchedule(
+    llvm::ArrayRef<OpShape> shapes) const {
   Schedule schedule;
   for (const OpShape &shape : shapes) {
     OpSchedule op;
@@ -73,7 +73,8 @@ TransformLibraryProposer::makeDefaultSchedule(llvm::ArrayRef<OpShape> shapes) co
   return schedule;
 }
 
-OpSchedule TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
+OpSchedule
+TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
   OpSchedule op;
   size_t loops = shape.bounds.size();
   std::optional<unsigned> vectorLoop = findVectorLoop(shape, 8);
@@ -86,8 +87,8 @@ OpSchedule TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) 
     int64_t bound = shape.bounds[loop];
     llvm::SmallVector<int64_t> registerChoices;
     if (loop == *vectorLoop) {
-      for (int64_t size : {vectorWidth / 2, vectorWidth, 2 * vectorWidth,
-                           4 * vectorWidth})
+      for (int64_t size :
+           {vectorWidth / 2, vectorWidth, 2 * vectorWidth, 4 * vectorWidth})
         if (size >= 8 && bound % size == 0)
           registerChoices.push_back(size);
     } else if (!shape.isReduction[loop]) {
@@ -164,7 +165,8 @@ void TransformLibraryProposer::setFusion(Schedule &schedule,
 
 Schedule
 TransformLibraryProposer::makeRandomSchedule(llvm::ArrayRef<OpShape> shapes) {
-  bool hasMath = llvm::any_of(shapes, [](const OpShape &s) { return s.hasMath; });
+  bool hasMath =
+      llvm::any_of(shapes, [](const OpShape &s) { return s.hasMath; });
   std::bernoulli_distribution coin(0.5);
   // Draw until the schedule passes the checks (vector size limits).
   for (int attempt = 0; attempt < 64; ++attempt) {
@@ -185,7 +187,8 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
                                           llvm::ArrayRef<OpShape> shapes) {
   if (schedule.ops.size() != shapes.size() || shapes.empty())
     return makeRandomSchedule(shapes);
-  bool hasMath = llvm::any_of(shapes, [](const OpShape &s) { return s.hasMath; });
+  bool hasMath =
+      llvm::any_of(shapes, [](const OpShape &s) { return s.hasMath; });
   std::bernoulli_distribution flipMath(0.2);
   for (int attempt = 0; attempt < 64; ++attempt) {
     Schedule mutated = schedule;
@@ -199,7 +202,7 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
       if (mutated == schedule)
         continue;
       if (!isValid(mutated, shapes))
-      continue;
+        continue;
       return mutated;
     }
     std::uniform_int_distribution<size_t> opIndex(0, shapes.size() - 1);
@@ -260,7 +263,8 @@ Schedule TransformLibraryProposer::crossover(const Schedule &a,
     return a;
   Schedule child;
   std::bernoulli_distribution fromA(0.5);
-  child.approximateMath = fromA(generator) ? a.approximateMath : b.approximateMath;
+  child.approximateMath =
+      fromA(generator) ? a.approximateMath : b.approximateMath;
   child.fuseRows = fromA(generator) ? a.fuseRows : b.fuseRows;
   for (size_t i = 0; i < a.ops.size(); ++i)
     child.ops.push_back(fromA(generator) ? a.ops[i] : b.ops[i]);
@@ -288,9 +292,8 @@ TransformLibraryProposer::propose(const ProposalContext &context) {
     if (!parent) {
       // From the reference: the baseline first, then fresh schedules.
       bool first = context.siblings.empty() && i == 0;
-      proposal.schedule =
-          first ? makeDefaultSchedule(context.shapes)
-                : makeRandomSchedule(context.shapes);
+      proposal.schedule = first ? makeDefaultSchedule(context.shapes)
+                                : makeRandomSchedule(context.shapes);
       proposal.memory = MemoryOperator::Restart;
     } else {
       proposal.memory = static_cast<MemoryOperator>(chooseMemory(generator));

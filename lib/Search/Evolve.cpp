@@ -29,9 +29,9 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -91,12 +91,10 @@ llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
   std::error_code ec;
   llvm::raw_fd_ostream out(path, ec);
   if (ec)
-    return llvm::createStringError(ec, "cannot write '%s'",
-                                   path.str().c_str());
+    return llvm::createStringError(ec, "cannot write '%s'", path.str().c_str());
   out << contents;
   return llvm::Error::success();
 }
-
 
 struct KernelSummary {
   std::string name;
@@ -114,8 +112,8 @@ struct EvolvePass : ke::impl::KeEvolveBase<EvolvePass> {
 private:
   LogicalResult searchKernel(func::FuncOp kernel, unsigned kernelIndex);
   std::string optionsJson() const;
-  void reportProgress(const KernelSummary &summary, double best,
-                      double elapsed, bool final);
+  void reportProgress(const KernelSummary &summary, double best, double elapsed,
+                      bool final);
 
   // Shared, not unique: passes are copyable (the pass manager clones them).
   std::shared_ptr<store::Store> database;
@@ -125,14 +123,17 @@ private:
 };
 
 std::string EvolvePass::optionsJson() const {
-  llvm::json::Object object{
-      {"target", target.getValue()},     {"budget", budget.getValue()},
-      {"time_limit", timeLimit.getValue()}, {"stall", stall.getValue()},
-      {"target_speedup", targetSpeedup.getValue()},
-      {"workers", workers.getValue()},   {"threads", threads.getValue()},
-      {"seed", static_cast<int64_t>(seed.getValue())},
-      {"seeds", seeds.getValue()},       {"proposer", proposer.getValue()},
-      {"exploration", exploration.getValue()}};
+  llvm::json::Object object{{"target", target.getValue()},
+                            {"budget", budget.getValue()},
+                            {"time_limit", timeLimit.getValue()},
+                            {"stall", stall.getValue()},
+                            {"target_speedup", targetSpeedup.getValue()},
+                            {"workers", workers.getValue()},
+                            {"threads", threads.getValue()},
+                            {"seed", static_cast<int64_t>(seed.getValue())},
+                            {"seeds", seeds.getValue()},
+                            {"proposer", proposer.getValue()},
+                            {"exploration", exploration.getValue()}};
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -144,11 +145,11 @@ void EvolvePass::reportProgress(const KernelSummary &summary, double best,
   std::string line = llvm::formatv(
       "ke-evolve: {0}: evaluated {1}/{2}, correct {3}, best {4:f2}x, "
       "{5:f0} s",
-      summary.name, summary.evaluated, budget.getValue(), summary.correct,
-      best, elapsed);
+      summary.name, summary.evaluated, budget.getValue(), summary.correct, best,
+      elapsed);
   if (budget > 0 && summary.evaluated > 0 && !final) {
-    double eta = elapsed / summary.evaluated *
-                 std::max(0, budget - summary.evaluated);
+    double eta =
+        elapsed / summary.evaluated * std::max(0, budget - summary.evaluated);
     line += llvm::formatv(", ETA {0:f0} s", eta).str();
   }
   if (llvm::errs().is_displayed()) {
@@ -184,8 +185,9 @@ void EvolvePass::runOnOperation() {
     module.emitError() << "ke-evolve: proposer=file needs proposals=<file>";
     return signalPassFailure();
   }
-  std::optional<std::string> found =
-      keRunPath.empty() ? eval::findKeRun() : std::optional(keRunPath.getValue());
+  std::optional<std::string> found = keRunPath.empty()
+                                         ? eval::findKeRun()
+                                         : std::optional(keRunPath.getValue());
   if (!found || !llvm::sys::fs::can_execute(*found)) {
     module.emitError() << "ke-evolve: cannot find ke-run (set ke-run=<path> "
                           "or $KE_RUN, or put it on PATH)";
@@ -392,8 +394,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         std::max(1u, threads.getValue()));
   }
 
-  search::TerminationTracker tracker(
-      {budget, timeLimit, stall, targetSpeedup});
+  search::TerminationTracker tracker({budget, timeLimit, stall, targetSpeedup});
   auto started = Clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(Clock::now() - started).count();
@@ -411,8 +412,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
 
   int consecutiveEmpty = 0;
   while (true) {
-    if (std::optional<std::string> reason =
-            tracker.check(summary.evaluated, elapsed(), tree.getBestSpeedup())) {
+    if (std::optional<std::string> reason = tracker.check(
+            summary.evaluated, elapsed(), tree.getBestSpeedup())) {
       summary.stopReason = *reason;
       break;
     }
@@ -508,8 +509,9 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         node.error = problem;
         requestOf.push_back(SIZE_MAX);
       } else {
-        std::string path = llvm::formatv("{0}/{1}.candidate-{2}.mlir",
-                                         workDirectory, name, nodes.size() + fresh.size());
+        std::string path =
+            llvm::formatv("{0}/{1}.candidate-{2}.mlir", workDirectory, name,
+                          nodes.size() + fresh.size());
         if (llvm::Error error = writeFile(path, node.payloadIR))
           return fail(llvm::toString(std::move(error)));
         requestOf.push_back(requests.size());
@@ -579,21 +581,20 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       auto payload = *parsed->getOps<func::FuncOp>().begin();
       payload->remove();
       payload.setSymName("payload");
-      for (NamedAttribute attr : llvm::to_vector(payload->getDiscardableAttrs()))
+      for (NamedAttribute attr :
+           llvm::to_vector(payload->getDiscardableAttrs()))
         payload->removeAttr(attr.getName());
-      CandidateStatus status = node.status == "correct"
-                                   ? CandidateStatus::Correct
-                               : node.status == "incorrect"
-                                   ? CandidateStatus::Incorrect
-                                   : CandidateStatus::Failed;
+      CandidateStatus status =
+          node.status == "correct"     ? CandidateStatus::Correct
+          : node.status == "incorrect" ? CandidateStatus::Incorrect
+                                       : CandidateStatus::Failed;
       size_t parentIndex = *tree.getNode(i).parent;
       FlatSymbolRefAttr parentRef =
           parentIndex == 0
               ? FlatSymbolRefAttr()
-              : FlatSymbolRefAttr::get(context, llvm::formatv(
-                                                    "n{0}",
-                                                    nodes[parentIndex].id)
-                                                    .str());
+              : FlatSymbolRefAttr::get(
+                    context,
+                    llvm::formatv("n{0}", nodes[parentIndex].id).str());
       SmallVector<NamedAttribute> metrics;
       if (node.timeNs)
         metrics.push_back(builder.getNamedAttr(
@@ -623,9 +624,9 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   auto payload = *parsed->getOps<func::FuncOp>().begin();
   kernel.getBody().getBlocks().clear();
   kernel.getBody().takeBody(payload.getBody());
-  kernel->setAttr(KeDialect::kSelectedAttrName,
-                  builder.getStringAttr(
-                      llvm::formatv("n{0}", nodes[best].id).str()));
+  kernel->setAttr(
+      KeDialect::kSelectedAttrName,
+      builder.getStringAttr(llvm::formatv("n{0}", nodes[best].id).str()));
   kernel->setAttr(KeDialect::kStrategyAttrName,
                   builder.getStringAttr(nodes[best].strategy));
   return success();

@@ -68,9 +68,9 @@ void TerminationTracker::noteExpansion(bool improvedBest) {
   expansionsWithoutGain = improvedBest ? 0 : expansionsWithoutGain + 1;
 }
 
-std::optional<std::string>
-TerminationTracker::check(int evaluated, double elapsedSeconds,
-                          double bestSpeedup) const {
+std::optional<std::string> TerminationTracker::check(int evaluated,
+                                                     double elapsedSeconds,
+                                                     double bestSpeedup) const {
   if (rules.budget > 0 && evaluated >= rules.budget)
     return "budget of " + std::to_string(rules.budget) + " candidates spent";
   if (rules.timeLimitSeconds > 0 && elapsedSeconds >= rules.timeLimitSeconds)

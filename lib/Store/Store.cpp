@@ -63,9 +63,9 @@ double now() {
 class Statement {
 public:
   Statement(sqlite3 *database, llvm::StringRef sql) {
-    status = sqlite3_prepare_v2(database, sql.data(),
-                                static_cast<int>(sql.size()), &statement,
-                                nullptr);
+    status =
+        sqlite3_prepare_v2(database, sql.data(), static_cast<int>(sql.size()),
+                           &statement, nullptr);
   }
   ~Statement() { sqlite3_finalize(statement); }
   bool ok() const { return status == SQLITE_OK; }
@@ -107,8 +107,8 @@ private:
 Store::~Store() { sqlite3_close(database); }
 
 llvm::Error Store::fail(llvm::StringRef what) const {
-  return llvm::createStringError(llvm::formatv(
-      "database '{0}': {1}: {2}", path, what, sqlite3_errmsg(database)));
+  return llvm::createStringError(llvm::formatv("database '{0}': {1}: {2}", path,
+                                               what, sqlite3_errmsg(database)));
 }
 
 llvm::Error Store::execute(llvm::StringRef sql) {
@@ -125,9 +125,9 @@ llvm::Error Store::execute(llvm::StringRef sql) {
 
 llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {
   sqlite3 *database = nullptr;
-  int status = sqlite3_open_v2(path.str().c_str(), &database,
-                               SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                               nullptr);
+  int status =
+      sqlite3_open_v2(path.str().c_str(), &database,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   std::unique_ptr<Store> store(new Store(database, path.str()));
   if (status != SQLITE_OK)
     return store->fail("cannot open");
@@ -136,8 +136,8 @@ llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {
     return std::move(error);
   if (store->schemaVersion > kSchemaVersion)
     return llvm::createStringError(llvm::formatv(
-        "database '{0}' has schema version {1}, newer than this ke ({2})",
-        path, store->schemaVersion, kSchemaVersion));
+        "database '{0}' has schema version {1}, newer than this ke ({2})", path,
+        store->schemaVersion, kSchemaVersion));
 
   if (llvm::Error error = store->execute("PRAGMA journal_mode=WAL;"
                                          "PRAGMA synchronous=NORMAL;"

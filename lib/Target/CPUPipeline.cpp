@@ -17,8 +17,9 @@ using namespace mlir;
 
 namespace {
 /// Elementwise arith/math on whole tensors becomes linalg first (it does
-/// not bufferize otherwise). Function results become freshly allocated buffers with identity layouts,
-/// and temporaries are freed, so a kernel can be called in a timing loop.
+/// not bufferize otherwise). Function results become freshly allocated buffers
+/// with identity layouts, and temporaries are freed, so a kernel can be called
+/// in a timing loop.
 constexpr llvm::StringLiteral kBufferize =
     "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
     "one-shot-bufferize{bufferize-function-boundaries "
@@ -54,8 +55,8 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
     text = llvm::formatv(
         "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg,"
         "ke-tile-and-vectorize{{vector-width={0}},canonicalize,cse),"
-        "{1}{2}{3}", static_cast<int64_t>(options.vectorWidth), kBufferize,
-        kLoops, kToLLVM);
+        "{1}{2}{3}",
+        static_cast<int64_t>(options.vectorWidth), kBufferize, kLoops, kToLLVM);
   }
   return parsePassPipeline(text, pm, errors);
 }

@@ -19,8 +19,7 @@ namespace ke {
 using namespace mlir;
 
 namespace {
-struct OutlineKernelsPass
-    : ke::impl::KeOutlineKernelsBase<OutlineKernelsPass> {
+struct OutlineKernelsPass : ke::impl::KeOutlineKernelsBase<OutlineKernelsPass> {
   using Base::Base;
 
   void runOnOperation() override {

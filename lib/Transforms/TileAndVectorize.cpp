@@ -28,9 +28,8 @@ namespace {
 /// the most data (operands weighted by their element count), so vector loads
 /// are contiguous where the bytes are. Parallel loops win ties. Only loops
 /// whose trip count is a multiple of `width` qualify (no masking needed).
-std::optional<unsigned> chooseVectorLoop(linalg::LinalgOp op,
-                                         ArrayRef<int64_t> bounds,
-                                         int64_t width) {
+std::optional<unsigned>
+chooseVectorLoop(linalg::LinalgOp op, ArrayRef<int64_t> bounds, int64_t width) {
   SmallVector<int64_t> contiguousElements(bounds.size(), 0);
   for (OpOperand &operand : op->getOpOperands()) {
     auto shaped = dyn_cast<ShapedType>(operand.get().getType());

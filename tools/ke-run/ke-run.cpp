@@ -26,19 +26,19 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
-#include <cstring>
 #include <csetjmp>
 #include <csignal>
+#include <cstring>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -50,9 +50,10 @@ static cl::OptionCategory runCategory("ke-run options");
 static cl::opt<std::string> inputFilename(cl::Positional,
                                           cl::desc("<input .mlir file>"),
                                           cl::cat(runCategory));
-static cl::opt<std::string> kernelName(
-    "kernel", cl::desc("Only this kernel (default: every kernel in the file)"),
-    cl::cat(runCategory));
+static cl::opt<std::string>
+    kernelName("kernel",
+               cl::desc("Only this kernel (default: every kernel in the file)"),
+               cl::cat(runCategory));
 static cl::opt<std::string> candidateName(
     "candidate",
     cl::desc("For a ke.kernel: evaluate this candidate (default: the best "
@@ -69,13 +70,13 @@ static cl::opt<std::string> referenceFilename(
     cl::desc("Take the reference function (same name) from this file instead "
              "of the kernel itself"),
     cl::cat(runCategory));
-static cl::opt<uint64_t> seed("seed", cl::init(1),
-                              cl::desc("First input seed"),
+static cl::opt<uint64_t> seed("seed", cl::init(1), cl::desc("First input seed"),
                               cl::cat(runCategory));
 static cl::opt<unsigned> numSeeds("seeds", cl::init(2),
                                   cl::desc("Input seeds checked (>= 1)"),
                                   cl::cat(runCategory));
-static cl::opt<bool> emitJson("json", cl::desc("Print one JSON line per kernel"),
+static cl::opt<bool> emitJson("json",
+                              cl::desc("Print one JSON line per kernel"),
                               cl::cat(runCategory));
 static cl::opt<bool> calibrateOnly(
     "calibrate",
@@ -88,10 +89,10 @@ static cl::opt<bool> checkOnly("check-only",
 static cl::opt<double> minTime("min-time", cl::init(0.2),
                                cl::desc("Seconds of timed runs (at least 5)"),
                                cl::cat(runCategory));
-static cl::opt<unsigned> timeoutSeconds(
-    "timeout", cl::init(120),
-    cl::desc("Seconds one kernel may take in all (0: no limit)"),
-    cl::cat(runCategory));
+static cl::opt<unsigned>
+    timeoutSeconds("timeout", cl::init(120),
+                   cl::desc("Seconds one kernel may take in all (0: no limit)"),
+                   cl::cat(runCategory));
 static cl::opt<bool> naive("naive",
                            cl::desc("Lower the candidate with the naive "
                                     "pipeline too (no schedule)"),
@@ -203,8 +204,8 @@ const char *currentStage = "setup";
 std::string getCachePath(llvm::StringRef key, uint64_t inputSeed,
                          size_t result) {
   llvm::SmallString<256> path(referenceCache.getValue());
-  llvm::sys::path::append(path, llvm::formatv("{0}-s{1}-r{2}.bin", key,
-                                              inputSeed, result));
+  llvm::sys::path::append(
+      path, llvm::formatv("{0}-s{1}-r{2}.bin", key, inputSeed, result));
   return std::string(path);
 }
 
@@ -216,8 +217,8 @@ bool loadCachedOutputs(llvm::StringRef key, uint64_t inputSeed,
   for (auto [index, spec] : llvm::enumerate(specs)) {
     auto buffer =
         llvm::MemoryBuffer::getFile(getCachePath(key, inputSeed, index));
-    if (!buffer || (*buffer)->getBufferSize() !=
-                       static_cast<size_t>(spec.getNumBytes())) {
+    if (!buffer ||
+        (*buffer)->getBufferSize() != static_cast<size_t>(spec.getNumBytes())) {
       outputs.clear();
       return false;
     }
@@ -250,8 +251,7 @@ void saveCachedOutputs(llvm::StringRef key, uint64_t inputSeed,
 
 llvm::Error evaluate(KernelJob job, KernelReport &report) {
   currentStage = "signature";
-  llvm::Expected<KernelSignature> signature =
-      getKernelSignature(job.evaluated);
+  llvm::Expected<KernelSignature> signature = getKernelSignature(job.evaluated);
   if (!signature)
     return llvm::createStringError("signature: " +
                                    llvm::toString(signature.takeError()));
@@ -365,19 +365,19 @@ void printReport(const KernelReport &report) {
     llvm::outs() << "\n";
     return;
   }
-  llvm::json::Object object{
-      {"kernel", report.name},
-      {"candidate", report.candidate},
-      {"target", targetName.getValue()},
-      {"threads", threads},
-      {"correct", report.correct},
-      {"max_abs_err", report.maxAbsError},
-      {"max_rel_err", report.maxRelError},
-      {"flops", report.work.flops},
-      {"bytes", report.work.bytes},
-      {"seeds", numSeeds.getValue()},
-      {"error", report.error.empty() ? llvm::json::Value(nullptr)
-                                     : llvm::json::Value(report.error)}};
+  llvm::json::Object object{{"kernel", report.name},
+                            {"candidate", report.candidate},
+                            {"target", targetName.getValue()},
+                            {"threads", threads},
+                            {"correct", report.correct},
+                            {"max_abs_err", report.maxAbsError},
+                            {"max_rel_err", report.maxRelError},
+                            {"flops", report.work.flops},
+                            {"bytes", report.work.bytes},
+                            {"seeds", numSeeds.getValue()},
+                            {"error", report.error.empty()
+                                          ? llvm::json::Value(nullptr)
+                                          : llvm::json::Value(report.error)}};
   if (report.timing && medianNs > 0) {
     object["time_ns"] = llvm::json::Object{{"median", report.timing->medianNs},
                                            {"min", report.timing->minNs},
@@ -390,10 +390,10 @@ void printReport(const KernelReport &report) {
     object["gbps"] = nullptr;
   }
   if (report.peaks) {
-    object["bound"] = getBoundName(classifyBound(
-                                       report.work.flops, report.work.bytes,
-                                       *report.peaks))
-                          .str();
+    object["bound"] =
+        getBoundName(
+            classifyBound(report.work.flops, report.work.bytes, *report.peaks))
+            .str();
     object["peak_gflops"] = report.peaks->gflops;
     object["peak_gbps"] = report.peaks->gbps;
   } else {
@@ -414,8 +414,7 @@ chooseEvaluated(ke::KernelOp kernel) {
                          << "' has no candidate '@" << candidateName << "'";
       return failure();
     }
-    return std::make_pair(candidate.getPayload(),
-                          candidate.getSymName().str());
+    return std::make_pair(candidate.getPayload(), candidate.getSymName().str());
   }
   ke::CandidateOp best;
   for (ke::CandidateOp candidate : kernel.getCandidates()) {
@@ -448,13 +447,13 @@ static int runCalibration() {
   if (llvm::Error error = savePeaks(peaks, path))
     llvm::errs() << "ke-run: warning: cannot cache the peaks: "
                  << llvm::toString(std::move(error)) << "\n";
-  llvm::outs() << llvm::json::Value(llvm::json::Object{
-                      {"gflops", peaks.gflops},
-                      {"gbps", peaks.gbps},
-                      {"threads", peaks.threads},
-                      {"cpu", peaks.cpu},
-                      {"isa", peaks.isa},
-                      {"cache", path}})
+  llvm::outs() << llvm::json::Value(
+                      llvm::json::Object{{"gflops", peaks.gflops},
+                                         {"gbps", peaks.gbps},
+                                         {"threads", peaks.threads},
+                                         {"cpu", peaks.cpu},
+                                         {"isa", peaks.isa},
+                                         {"cache", path}})
                << "\n";
   return 0;
 }
@@ -550,8 +549,7 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> referenceModule;
   llvm::SourceMgr referenceSourceMgr;
   if (!referenceFilename.empty()) {
-    referenceModule =
-        parseFile(referenceFilename, context, referenceSourceMgr);
+    referenceModule = parseFile(referenceFilename, context, referenceSourceMgr);
     if (!referenceModule)
       return 2;
   }

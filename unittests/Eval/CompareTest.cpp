@@ -30,8 +30,8 @@ TEST(CompareTest, EqualTensorsMatch) {
 }
 
 TEST(CompareTest, WithinToleranceMatchesAndReportsError) {
-  Comparison result = compareTensors(makeF32({1.00005, 2}), makeF32({1, 2}),
-                                     {1e-4, 1e-4});
+  Comparison result =
+      compareTensors(makeF32({1.00005, 2}), makeF32({1, 2}), {1e-4, 1e-4});
   EXPECT_TRUE(result.matches);
   EXPECT_NEAR(result.maxAbsError, 5e-5, 1e-6);
   EXPECT_NEAR(result.maxRelError, 5e-5, 1e-6);
@@ -39,9 +39,8 @@ TEST(CompareTest, WithinToleranceMatchesAndReportsError) {
 
 TEST(CompareTest, RelativeToleranceScalesWithMagnitude) {
   // |diff| = 0.05 > atol, but <= rtol * 1000.
-  EXPECT_TRUE(
-      compareTensors(makeF32({1000.05}), makeF32({1000}), {1e-4, 1e-4})
-          .matches);
+  EXPECT_TRUE(compareTensors(makeF32({1000.05}), makeF32({1000}), {1e-4, 1e-4})
+                  .matches);
   EXPECT_FALSE(
       compareTensors(makeF32({1.05}), makeF32({1}), {1e-4, 1e-4}).matches);
 }
@@ -57,9 +56,8 @@ TEST(CompareTest, MismatchNamesFirstElement) {
 
 TEST(CompareTest, NaNPositionsMustAgree) {
   double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_TRUE(
-      compareTensors(makeF32({nan, 1}), makeF32({nan, 1}), {1e-4, 1e-4})
-          .matches);
+  EXPECT_TRUE(compareTensors(makeF32({nan, 1}), makeF32({nan, 1}), {1e-4, 1e-4})
+                  .matches);
   Comparison result =
       compareTensors(makeF32({1, 1}), makeF32({nan, 1}), {1e-4, 1e-4});
   EXPECT_FALSE(result.matches);

@@ -70,8 +70,8 @@ TEST(InputsTest, IntegersHonourRange) {
 }
 
 TEST(InputsTest, DefaultIntegerRangesFitTheKind) {
-  for (ElementKind kind :
-       {ElementKind::I8, ElementKind::I16, ElementKind::I32, ElementKind::I64}) {
+  for (ElementKind kind : {ElementKind::I8, ElementKind::I16, ElementKind::I32,
+                           ElementKind::I64}) {
     HostTensor tensor = makeInput(makeSpec(kind, {2000}), 9, 0);
     auto [lo, hi] = getDefaultIntegerRange(kind);
     for (int64_t i = 0; i < 2000; ++i) {

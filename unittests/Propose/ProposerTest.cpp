@@ -198,9 +198,12 @@ std::vector<OpShape> chainShapes() {
     shape.uniformTypes = true;
     return shape;
   };
-  return {rows({512}, {false}),          rows({512, 1024}, {false, true}),
-          rows({512, 1024}, {false, false}), rows({512}, {false}),
-          rows({512, 1024}, {false, true}),  rows({512, 1024}, {false, false})};
+  return {rows({512}, {false}),
+          rows({512, 1024}, {false, true}),
+          rows({512, 1024}, {false, false}),
+          rows({512}, {false}),
+          rows({512, 1024}, {false, true}),
+          rows({512, 1024}, {false, false})};
 }
 
 TEST(ProposerTest, FusionRepairsTheOpKnobs) {

@@ -105,8 +105,7 @@ TEST_F(StoreTest, RefusesAFileThatIsNotSQLite) {
   auto store = Store::open(path);
   ASSERT_FALSE(bool(store));
   std::string message = llvm::toString(store.takeError());
-  EXPECT_NE(message.find("is not a ke database"), std::string::npos)
-      << message;
+  EXPECT_NE(message.find("is not a ke database"), std::string::npos) << message;
   EXPECT_NE(message.find(path.str().str()), std::string::npos) << message;
 }
 
@@ -127,8 +126,8 @@ TEST_F(StoreTest, RefusesANewerSchema) {
   { ASSERT_TRUE(openOrFail()); }
   sqlite3 *database = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &database), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(database, "PRAGMA user_version = 99", nullptr,
-                         nullptr, nullptr),
+  ASSERT_EQ(sqlite3_exec(database, "PRAGMA user_version = 99", nullptr, nullptr,
+                         nullptr),
             SQLITE_OK);
   sqlite3_close(database);
   auto store = Store::open(path);

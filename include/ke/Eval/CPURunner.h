@@ -1,4 +1,5 @@
-//===- CPURunner.h - JIT-compiling and calling a kernel on the host -*- C++ -*-===//
+//===- CPURunner.h - JIT-compiling and calling a kernel on the host -*- C++
+//-*-===//
 
 #ifndef KE_EVAL_CPURUNNER_H
 #define KE_EVAL_CPURUNNER_H

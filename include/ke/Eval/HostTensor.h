@@ -1,4 +1,5 @@
-//===- HostTensor.h - kernel arguments and results in host memory -*- C++ -*-===//
+//===- HostTensor.h - kernel arguments and results in host memory -*- C++
+//-*-===//
 //
 // The evaluator's view of a kernel's values: element kind, static shape and
 // bytes, independent of MLIR so that input generation and comparison can be

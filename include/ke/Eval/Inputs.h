@@ -1,4 +1,5 @@
-//===- Inputs.h - deterministic seeded kernel inputs -------------*- C++ -*-===//
+//===- Inputs.h - deterministic seeded kernel inputs -------------*- C++
+//-*-===//
 
 #ifndef KE_EVAL_INPUTS_H
 #define KE_EVAL_INPUTS_H

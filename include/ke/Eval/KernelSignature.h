@@ -1,4 +1,5 @@
-//===- KernelSignature.h - what a kernel takes and returns -------*- C++ -*-===//
+//===- KernelSignature.h - what a kernel takes and returns -------*- C++
+//-*-===//
 
 #ifndef KE_EVAL_KERNELSIGNATURE_H
 #define KE_EVAL_KERNELSIGNATURE_H

@@ -15,8 +15,8 @@ struct MachinePeaks {
   double gflops = 0.0; ///< f32 FMA throughput, GFLOP/s
   double gbps = 0.0;   ///< streaming (triad) bandwidth, GB/s
   unsigned threads = 1;
-  std::string cpu;  ///< model name the peaks were measured on
-  std::string isa;  ///< vector ISA of the FMA loop (avx512f, avx2+fma, ...)
+  std::string cpu; ///< model name the peaks were measured on
+  std::string isa; ///< vector ISA of the FMA loop (avx512f, avx2+fma, ...)
 };
 
 /// Measures the peaks with `threads` threads (about a second).

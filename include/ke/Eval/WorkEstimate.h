@@ -1,4 +1,5 @@
-//===- WorkEstimate.h - FLOPs and bytes of a kernel, from its IR -*- C++ -*-===//
+//===- WorkEstimate.h - FLOPs and bytes of a kernel, from its IR -*- C++
+//-*-===//
 
 #ifndef KE_EVAL_WORKESTIMATE_H
 #define KE_EVAL_WORKESTIMATE_H

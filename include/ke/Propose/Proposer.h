@@ -39,8 +39,8 @@ struct NodeView {
 };
 
 struct ProposalContext {
-  llvm::ArrayRef<OpShape> shapes; ///< linalg ops of the reference
-  NodeView parent;                ///< index 0: the reference
+  llvm::ArrayRef<OpShape> shapes;   ///< linalg ops of the reference
+  NodeView parent;                  ///< index 0: the reference
   std::vector<NodeView> trajectory; ///< the parent's ancestors, root first
   std::vector<NodeView> siblings;   ///< the parent's children so far
   std::vector<NodeView> elite;      ///< best correct nodes, best first

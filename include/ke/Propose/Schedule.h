@@ -56,7 +56,8 @@ struct Schedule {
   static llvm::Expected<Schedule> parse(llvm::StringRef text);
   /// The transform script (a module with @__transform_main). With the ops'
   /// shapes, contractions vectorize straight to vector.contract (then FMAs).
-  std::string renderTransformScript(llvm::ArrayRef<struct OpShape> shapes = {}) const;
+  std::string
+  renderTransformScript(llvm::ArrayRef<struct OpShape> shapes = {}) const;
   bool operator==(const Schedule &other) const {
     return ops == other.ops && approximateMath == other.approximateMath &&
            fuseRows == other.fuseRows;
@@ -68,9 +69,7 @@ struct OpShape {
   std::string name;
   llvm::SmallVector<int64_t> bounds; ///< static trip counts
   llvm::SmallVector<bool> isReduction;
-  bool hasParallelLoops() const {
-    return llvm::count(isReduction, false) > 0;
-  }
+  bool hasParallelLoops() const { return llvm::count(isReduction, false) > 0; }
   /// Loops along which most operand bytes are contiguous, best first.
   llvm::SmallVector<unsigned> contiguousLoops;
   bool hasBooleans = false; ///< i1 operands: never vectorized
