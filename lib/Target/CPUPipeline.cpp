@@ -66,8 +66,10 @@ void ke::registerLowerCPUPipeline() {
       "ke-lower-cpu",
       "Lower tensor kernels to the LLVM dialect for the host CPU "
       "(bufferize, loops or vectors, LLVM). The default tiles and "
-      "vectorizes every linalg op (ke-tile-and-vectorize); naive=true emits "
-      "plain scalar loops, the reference semantics.",
+      "vectorizes every linalg op (ke-tile-and-vectorize); naive=true applies "
+      "no schedule of its own (plain loops for linalg ops, the reference "
+      "semantics; vectors and scf.forall threads already in the input are "
+      "lowered as usual).",
       [](OpPassManager &pm, const LowerCPUOptions &options) {
         if (failed(buildLowerCPUPipeline(pm, options, llvm::errs())))
           llvm::report_fatal_error("ke-lower-cpu: could not build pipeline");

@@ -95,7 +95,8 @@ static cl::opt<unsigned>
                    cl::cat(runCategory));
 static cl::opt<bool> naive("naive",
                            cl::desc("Lower the candidate with the naive "
-                                    "pipeline too (no schedule)"),
+                                    "pipeline too: no schedule of ke-run's "
+                                    "own (for already scheduled candidates)"),
                            cl::cat(runCategory));
 static cl::opt<std::string> referenceCache(
     "reference-cache",
