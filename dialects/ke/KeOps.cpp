@@ -44,6 +44,21 @@ CandidateOp KernelOp::lookupCandidate(StringRef name) {
       getOperation(), StringAttr::get(getContext(), name)));
 }
 
+CandidateOp KernelOp::getBestCandidate() {
+  CandidateOp best;
+  double bestTime = 0.0;
+  for (CandidateOp candidate : getCandidates()) {
+    std::optional<double> time = candidate.getMedianTimeNs();
+    if (candidate.getStatus() != CandidateStatus::Correct || !time)
+      continue;
+    if (!best || *time < bestTime) {
+      best = candidate;
+      bestTime = *time;
+    }
+  }
+  return best;
+}
+
 LogicalResult KernelOp::verify() {
   if (!llvm::is_contained(getKnownTargets(), getTarget()))
     return emitOpError() << "has unknown target '" << getTarget()

@@ -63,6 +63,8 @@ def Ke_KernelOp : Ke_Op<"kernel", [
     auto getCandidates() { return getBody().front().getOps<CandidateOp>(); }
     /// The candidate named `name`, or null.
     CandidateOp lookupCandidate(llvm::StringRef name);
+    /// The correct candidate with the lowest measured median time, or null.
+    CandidateOp getBestCandidate();
     /// The targets a kernel may name.
     static llvm::ArrayRef<llvm::StringRef> getKnownTargets();
   }];

@@ -18,31 +18,13 @@ namespace ke {
 using namespace mlir;
 
 namespace {
-/// The correct candidate with the lowest measured median time, or null.
-ke::CandidateOp findBestCandidate(ke::KernelOp kernel) {
-  ke::CandidateOp best;
-  double bestTime = 0.0;
-  for (ke::CandidateOp candidate : kernel.getCandidates()) {
-    if (candidate.getStatus() != ke::CandidateStatus::Correct)
-      continue;
-    std::optional<double> time = candidate.getMedianTimeNs();
-    if (!time)
-      continue;
-    if (!best || *time < bestTime) {
-      best = candidate;
-      bestTime = *time;
-    }
-  }
-  return best;
-}
-
 struct SelectBestPass : ke::impl::KeSelectBestBase<SelectBestPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<ke::KernelOp> kernels(module.getOps<ke::KernelOp>());
     for (ke::KernelOp kernel : kernels) {
       func::FuncOp reference = kernel.getReference();
-      ke::CandidateOp best = findBestCandidate(kernel);
+      ke::CandidateOp best = kernel.getBestCandidate();
       func::FuncOp chosen = reference;
       if (best) {
         chosen = best.getPayload();

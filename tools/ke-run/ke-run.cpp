@@ -417,14 +417,7 @@ chooseEvaluated(ke::KernelOp kernel) {
     }
     return std::make_pair(candidate.getPayload(), candidate.getSymName().str());
   }
-  ke::CandidateOp best;
-  for (ke::CandidateOp candidate : kernel.getCandidates()) {
-    std::optional<double> time = candidate.getMedianTimeNs();
-    if (candidate.getStatus() == ke::CandidateStatus::Correct && time &&
-        (!best || *time < *best.getMedianTimeNs()))
-      best = candidate;
-  }
-  if (best)
+  if (ke::CandidateOp best = kernel.getBestCandidate())
     return std::make_pair(best.getPayload(), best.getSymName().str());
   return std::make_pair(kernel.getReference(), std::string("reference"));
 }
