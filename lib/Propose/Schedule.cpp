@@ -1,6 +1,7 @@
 //===- Schedule.cpp - CPU schedules as transform-dialect scripts ----------===//
 
 #include "ke/Propose/Schedule.h"
+#include "ke/Propose/Rewrite.h"
 
 #include "ke/Support/DiagnosticCollector.h"
 
@@ -412,22 +413,9 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
 
 llvm::Error ke::propose::runTransformScript(func::FuncOp function,
                                             const Schedule &schedule) {
-  MLIRContext *context = function.getContext();
-  ke::DiagnosticCollector diagnostics(context);
   std::string script = schedule.renderTransformScript(describeOps(function));
-  OwningOpRef<ModuleOp> transforms =
-      parseSourceString<ModuleOp>(script, context);
-  if (!transforms)
-    return llvm::createStringError("cannot parse the transform script: " +
-                                   diagnostics.str() + "\n" + script);
-  transform::TransformOpInterface entry =
-      transform::detail::findTransformEntryPoint(function, *transforms);
-  if (!entry)
-    return llvm::createStringError("the transform script has no entry point");
-  if (failed(transform::applyTransforms(function, entry, {},
-                                        transform::TransformOptions(),
-                                        /*enforceToplevelTransformOp=*/false)))
-    return llvm::createStringError("the schedule does not apply: " +
-                                   diagnostics.str());
+  if (llvm::Error error = applyTransformScript(function, script))
+    return llvm::createStringError("schedule '" + schedule.toString() +
+                                   "': " + llvm::toString(std::move(error)));
   return llvm::Error::success();
 }

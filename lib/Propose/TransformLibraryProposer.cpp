@@ -14,22 +14,6 @@
 
 using namespace ke::propose;
 
-ke::propose::Proposer::~Proposer() = default;
-
-llvm::StringRef ke::propose::getMemoryOperatorName(MemoryOperator memory) {
-  switch (memory) {
-  case MemoryOperator::InheritTrajectory:
-    return "inherit";
-  case MemoryOperator::CompareSiblings:
-    return "siblings";
-  case MemoryOperator::Combine:
-    return "combine";
-  case MemoryOperator::Restart:
-    return "restart";
-  }
-  return "?";
-}
-
 namespace {
 /// The loop a register tile vectorizes along: the most contiguous loop whose
 /// trip count the width divides.
@@ -289,6 +273,16 @@ TransformLibraryProposer::propose(const ProposalContext &context) {
 
   for (unsigned i = 0; i < context.count; ++i) {
     Proposal proposal;
+    if (!warmStart.empty()) {
+      auto [schedule, description] = std::move(warmStart.front());
+      warmStart.erase(warmStart.begin());
+      proposal.schedule = std::move(schedule);
+      proposal.memory = MemoryOperator::Restart;
+      proposal.strategy =
+          proposal.schedule->toString() + " (warm start: " + description + ")";
+      proposals.push_back(std::move(proposal));
+      continue;
+    }
     if (!parent) {
       // From the reference: the baseline first, then fresh schedules.
       bool first = context.siblings.empty() && i == 0;

@@ -10,7 +10,9 @@
 #include "ke/Eval/Evaluator.h"
 #include "ke/KeDialect.h"
 #include "ke/Propose/FileProposer.h"
+#include "ke/Propose/LLMSession.h"
 #include "ke/Propose/TransformLibraryProposer.h"
+#include "ke/Search/ProposerBandit.h"
 #include "ke/Search/SearchTree.h"
 #include "ke/Store/Store.h"
 #include "ke/Support/DiagnosticCollector.h"
@@ -112,6 +114,12 @@ struct EvolvePass : ke::impl::KeEvolveBase<EvolvePass> {
 private:
   LogicalResult searchKernel(func::FuncOp kernel, unsigned kernelIndex);
   std::string optionsJson() const;
+  void distilSkill(const store::NodeRecord &child,
+                   const store::NodeRecord &parent, double naiveNs,
+                   llvm::StringRef opKinds, llvm::StringRef rewrite);
+  void addWarmStart(propose::TransformLibraryProposer &library,
+                    llvm::ArrayRef<propose::OpShape> shapes,
+                    llvm::StringRef opKinds);
   void reportProgress(const KernelSummary &summary, double best, double elapsed,
                       bool final);
 
@@ -120,6 +128,7 @@ private:
   int64_t run = 0;
   std::string keRun, workDirectory;
   std::vector<KernelSummary> summaries;
+  std::shared_ptr<propose::LLMSession> llmSession;
 };
 
 std::string EvolvePass::optionsJson() const {
@@ -133,11 +142,90 @@ std::string EvolvePass::optionsJson() const {
                             {"seed", static_cast<int64_t>(seed.getValue())},
                             {"seeds", seeds.getValue()},
                             {"proposer", proposer.getValue()},
+                            {"llm_provider", llmProvider.getValue()},
+                            {"llm_model", llmModel.getValue()},
+                            {"llm_mode", llmMode.getValue()},
+                            {"skills", skills.getValue()},
                             {"exploration", exploration.getValue()}};
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
   return text;
+}
+
+void EvolvePass::distilSkill(const store::NodeRecord &child,
+                             const store::NodeRecord &parent, double naiveNs,
+                             llvm::StringRef opKinds,
+                             llvm::StringRef rewrite) {
+  double parentNs = parent.timeNs.value_or(naiveNs);
+  if (!child.timeNs || *child.timeNs <= 0 || parentNs / *child.timeNs < 1.05)
+    return;
+  store::SkillRecord skill;
+  skill.run = run;
+  skill.kernel = child.kernel;
+  skill.node = child.id;
+  skill.target = target;
+  skill.opKinds = opKinds.str();
+  skill.proposer = child.proposer;
+  skill.gain = parentNs / *child.timeNs;
+  skill.speedup = child.speedup.value_or(naiveNs / *child.timeNs);
+  skill.schedule = child.schedule;
+  skill.rewrite = rewrite.str();
+  if (!child.schedule.empty())
+    skill.change =
+        "schedule " +
+        (parent.schedule.empty() ? std::string("(none)") : parent.schedule) +
+        " -> " + child.schedule;
+  else
+    skill.change = child.strategy;
+  // Losing a skill loses no search result: warn and go on.
+  auto id = database->addSkill(skill);
+  if (!id)
+    getOperation().emitWarning()
+        << "ke-evolve: " << llvm::toString(id.takeError());
+}
+
+void EvolvePass::addWarmStart(propose::TransformLibraryProposer &library,
+                              llvm::ArrayRef<propose::OpShape> shapes,
+                              llvm::StringRef opKinds) {
+  auto found = database->findSkills(target, opKinds, 64);
+  if (!found) {
+    getOperation().emitWarning()
+        << "ke-evolve: " << llvm::toString(found.takeError());
+    return;
+  }
+  std::vector<store::SkillRecord> candidates;
+  for (store::SkillRecord &skill : *found)
+    if (skill.opKinds == opKinds && !skill.schedule.empty())
+      candidates.push_back(std::move(skill));
+  llvm::stable_sort(candidates, [](const auto &a, const auto &b) {
+    return a.speedup > b.speedup;
+  });
+  llvm::StringSet<> used;
+  unsigned added = 0;
+  for (const store::SkillRecord &skill : candidates) {
+    if (added == 3)
+      break;
+    if (!used.insert(skill.schedule).second)
+      continue;
+    llvm::Expected<propose::Schedule> schedule =
+        propose::Schedule::parse(skill.schedule);
+    if (!schedule) {
+      llvm::consumeError(schedule.takeError());
+      continue;
+    }
+    // Learnt on another shape: it must fit this one.
+    if (llvm::Error error = propose::verifySchedule(*schedule, shapes)) {
+      llvm::consumeError(std::move(error));
+      continue;
+    }
+    library.addWarmStart(*schedule,
+                         llvm::formatv("skill {0}, {1:f1}x on run {2}",
+                                       skill.id, skill.speedup,
+                                       skill.run.value_or(0))
+                             .str());
+    ++added;
+  }
 }
 
 void EvolvePass::reportProgress(const KernelSummary &summary, double best,
@@ -175,10 +263,10 @@ void EvolvePass::runOnOperation() {
                           "kernels can be evaluated";
     return signalPassFailure();
   }
-  if (proposer != "library" && proposer != "file") {
-    module.emitError() << "ke-evolve: proposer '" << proposer
-                       << "' is not available in this build; use library or "
-                          "file (llm and mixed need the LLM proposer)";
+  if (!llvm::is_contained({"library", "llm", "mixed", "file"},
+                          proposer.getValue())) {
+    module.emitError() << "ke-evolve: unknown proposer '" << proposer
+                       << "'; expected library, llm, mixed or file";
     return signalPassFailure();
   }
   if (proposer == "file" && proposals.empty()) {
@@ -233,6 +321,32 @@ void EvolvePass::runOnOperation() {
       return signalPassFailure();
     }
     run = *begun;
+  }
+
+  if (proposer == "llm" || proposer == "mixed") {
+    propose::LLMSessionOptions options;
+    options.config.provider = llmProvider;
+    options.config.model = llmModel;
+    options.config.baseURL = llmBaseURL;
+    options.config.timeoutSeconds = llmTimeout;
+    options.config.maxRetries = llmRetries;
+    options.mode = llmMode;
+    options.extraKnowledge = kb;
+    options.proposer.passages = kbPassages;
+    options.proposer.skills = skills ? 3 : 0;
+    options.proposer.promptTokens = llmPromptTokens;
+    options.proposer.repairs = llmRepairs;
+    options.proposer.tokenBudget = llmMaxTokens;
+    std::vector<std::string> warnings;
+    auto session = propose::LLMSession::create(*database, run, options,
+                                               &getContext(), warnings);
+    for (const std::string &warning : warnings)
+      module.emitWarning() << "ke-evolve: knowledge base: " << warning;
+    if (!session) {
+      module.emitError() << "ke-evolve: " << llvm::toString(session.takeError());
+      return signalPassFailure();
+    }
+    llmSession = std::move(*session);
   }
 
   llvm::SmallString<128> directory;
@@ -297,6 +411,12 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   if (llvm::Error error = propose::canonicalizeForScheduling(base))
     return fail(llvm::toString(std::move(error)));
   std::vector<propose::OpShape> shapes = propose::describeOps(base);
+  std::string opKinds = propose::describeOpKinds(shapes);
+  std::string signature;
+  {
+    llvm::raw_string_ostream os(signature);
+    os << kernel.getFunctionType();
+  }
 
   // The kernel's record: found again when resuming.
   auto existing = database->findKernel(run, name);
@@ -349,6 +469,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   std::vector<store::NodeRecord> nodes(1);
   nodes[0].strategy = "(reference)";
   nodes[0].timeNs = naiveNs;
+  nodes[0].payloadIR = printOp(*baseModule);
   llvm::StringSet<> seen;
   seen.insert(hashText(printOp(base)));
   llvm::DenseMap<int64_t, size_t> indexOfDbId;
@@ -379,20 +500,32 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     nodes.push_back(stored);
   }
 
-  std::unique_ptr<propose::Proposer> proposerImpl;
+  // The proposers this search draws from; with several (mixed), a bandit
+  // picks one per expansion.
+  std::unique_ptr<propose::Proposer> ownedProposer;
+  std::vector<propose::Proposer *> arms;
   if (proposer == "file") {
     auto fileProposer = propose::FileProposer::create(proposals, context);
     if (!fileProposer)
       return fail(llvm::toString(fileProposer.takeError()));
-    proposerImpl = std::move(*fileProposer);
     // Resuming skips what was already served.
-    static_cast<propose::FileProposer &>(*proposerImpl)
-        .skip(summary.evaluated + summary.duplicates);
+    (*fileProposer)->skip(summary.evaluated + summary.duplicates);
+    ownedProposer = std::move(*fileProposer);
+    arms.push_back(ownedProposer.get());
   } else {
-    proposerImpl = std::make_unique<propose::TransformLibraryProposer>(
-        seed * 7919 + kernelIndex * 104729 + summary.evaluated,
-        std::max(1u, threads.getValue()));
+    if (proposer != "llm") {
+      auto library = std::make_unique<propose::TransformLibraryProposer>(
+          seed * 7919 + kernelIndex * 104729 + summary.evaluated,
+          std::max(1u, threads.getValue()));
+      if (skills && warmStart && recorded->empty())
+        addWarmStart(*library, shapes, opKinds);
+      ownedProposer = std::move(library);
+      arms.push_back(ownedProposer.get());
+    }
+    if (llmSession)
+      arms.push_back(&llmSession->getProposer());
   }
+  search::ProposerBandit bandit(arms.size());
 
   search::TerminationTracker tracker({budget, timeLimit, stall, targetSpeedup});
   auto started = Clock::now();
@@ -407,6 +540,10 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     node.speedup = tree.getNode(index).speedup;
     node.correct = index == 0 || nodes[index].status == "correct";
     node.diagnosis = nodes[index].diagnosis;
+    node.status = nodes[index].status;
+    node.error = nodes[index].error;
+    node.proposer = nodes[index].proposer;
+    node.payloadIR = nodes[index].payloadIR;
     return node;
   };
 
@@ -421,6 +558,11 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     tree.noteExpansion(parent);
 
     propose::ProposalContext proposalContext;
+    proposalContext.kernelName = name;
+    proposalContext.target = target;
+    proposalContext.opKinds = opKinds;
+    proposalContext.signature = signature;
+    proposalContext.threads = std::max(1u, threads.getValue());
     proposalContext.shapes = shapes;
     proposalContext.parent = view(parent);
     for (std::optional<size_t> at = tree.getNode(parent).parent; at;
@@ -442,16 +584,24 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     proposalContext.count =
         std::max(1, std::min<int>(std::max(1u, workers.getValue()), remaining));
 
+    size_t arm = bandit.select(exploration);
+    propose::Proposer &chosen = *arms[arm];
     std::vector<propose::Proposal> proposalList =
-        proposerImpl->propose(proposalContext);
+        chosen.propose(proposalContext);
     if (proposalList.empty()) {
-      summary.stopReason = "the proposer has nothing more to propose";
+      if (std::string failure = chosen.getFailure(); !failure.empty())
+        return fail(failure);
+      std::string reason = chosen.getStopReason();
+      summary.stopReason = reason.empty()
+                               ? "the proposer has nothing more to propose"
+                               : reason;
       break;
     }
 
     // Build and check each child in-process; only new, valid IR is
     // evaluated by a subprocess.
     std::vector<store::NodeRecord> fresh;
+    std::vector<std::string> freshRewrites;
     std::vector<eval::EvaluationRequest> requests;
     std::vector<size_t> requestOf; // fresh index -> request index or npos
     for (propose::Proposal &proposal : proposalList) {
@@ -460,13 +610,16 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       node.kernel = record.id;
       if (parent != 0)
         node.parent = nodes[parent].id;
-      node.proposer = proposerImpl->getName();
+      node.proposer = chosen.getName();
+      node.llmCall = proposal.llmCall;
       node.memoryOperator =
           propose::getMemoryOperatorName(proposal.memory).str();
       node.strategy = proposal.strategy;
       OwningOpRef<ModuleOp> candidateModule = ModuleOp::create(kernel.getLoc());
-      std::string problem;
-      if (proposal.schedule) {
+      std::string problem = proposal.error;
+      if (!problem.empty()) {
+        // The proposer could not produce a candidate: recorded as failed.
+      } else if (proposal.schedule) {
         node.schedule = proposal.schedule->toString();
         auto payload = cast<func::FuncOp>(base->clone());
         candidateModule->push_back(payload);
@@ -518,6 +671,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         requests.push_back({path, referencePath, name, /*naive=*/true});
       }
       fresh.push_back(std::move(node));
+      freshRewrites.push_back(proposal.rewrite);
     }
     if (fresh.empty()) {
       // Only duplicates: the neighbourhood is exhausted for now.
@@ -532,6 +686,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
 
     std::vector<eval::EvaluationResult> results = evaluator.evaluate(requests);
     double bestBefore = tree.getBestSpeedup();
+    double bestOfExpansion = 0.0;
     for (auto [i, node] : llvm::enumerate(fresh)) {
       if (requestOf[i] != SIZE_MAX) {
         const eval::EvaluationResult &result = results[requestOf[i]];
@@ -552,8 +707,13 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       size_t index = tree.addChild(parent, speedup, node.status == "correct");
       indexOfDbId[node.id] = index;
       account(node);
+      bestOfExpansion = std::max(bestOfExpansion, speedup);
+      if (skills && speedup > 0)
+        distilSkill(node, nodes[parent], naiveNs, opKinds,
+                    freshRewrites[i]);
       nodes.push_back(std::move(node));
     }
+    bandit.record(arm, bestOfExpansion / std::max(1.0, tree.getBestSpeedup()));
     tracker.noteExpansion(tree.getBestSpeedup() > bestBefore);
     reportProgress(summary, tree.getBestSpeedup(), elapsed(), false);
   }

@@ -1,13 +1,15 @@
 //===- Store.cpp - the search database (SQLite) ---------------------------===//
 
 #include "ke/Store/Store.h"
+#include "Statement.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
-#include <chrono>
 #include <sqlite3.h>
 
 using namespace ke::store;
+using ke::store::detail::now;
+using ke::store::detail::Statement;
 
 namespace {
 /// The schema, one step per version: migration N brings a file from version
@@ -51,57 +53,47 @@ const char *const kMigrations[] = {
       created REAL NOT NULL);
     CREATE INDEX nodes_by_kernel ON nodes(kernel, ir_hash);
     )sql",
+    // 2: LLM calls (record/replay), distilled skills, the knowledge index.
+    R"sql(
+    CREATE TABLE llm_calls(
+      id INTEGER PRIMARY KEY,
+      run INTEGER REFERENCES runs(id),
+      key TEXT NOT NULL,
+      provider TEXT NOT NULL,
+      model TEXT NOT NULL,
+      request TEXT NOT NULL,
+      response TEXT NOT NULL,
+      status TEXT NOT NULL,
+      error TEXT NOT NULL,
+      prompt_tokens INTEGER,
+      completion_tokens INTEGER,
+      latency_s REAL NOT NULL,
+      attempts INTEGER NOT NULL,
+      created REAL NOT NULL);
+    CREATE INDEX llm_calls_by_key ON llm_calls(key, id);
+    ALTER TABLE nodes ADD COLUMN llm_call INTEGER REFERENCES llm_calls(id);
+    CREATE TABLE skills(
+      id INTEGER PRIMARY KEY,
+      run INTEGER REFERENCES runs(id),
+      kernel INTEGER REFERENCES kernels(id),
+      node INTEGER REFERENCES nodes(id),
+      target TEXT NOT NULL,
+      op_kinds TEXT NOT NULL,
+      proposer TEXT NOT NULL,
+      change TEXT NOT NULL,
+      schedule TEXT NOT NULL,
+      rewrite TEXT NOT NULL,
+      gain REAL NOT NULL,
+      speedup REAL NOT NULL,
+      created REAL NOT NULL);
+    CREATE INDEX skills_by_target ON skills(target, op_kinds);
+    CREATE TABLE kb_files(path TEXT PRIMARY KEY, stamp TEXT NOT NULL);
+    CREATE VIRTUAL TABLE kb_passages USING fts5(
+      path UNINDEXED, category UNINDEXED, targets, tags, title, heading, body,
+      tokenize = 'porter unicode61');
+    )sql",
 };
 
-double now() {
-  return std::chrono::duration<double>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-/// A prepared statement, finalized on scope exit.
-class Statement {
-public:
-  Statement(sqlite3 *database, llvm::StringRef sql) {
-    status =
-        sqlite3_prepare_v2(database, sql.data(), static_cast<int>(sql.size()),
-                           &statement, nullptr);
-  }
-  ~Statement() { sqlite3_finalize(statement); }
-  bool ok() const { return status == SQLITE_OK; }
-  void bind(int index, llvm::StringRef text) {
-    sqlite3_bind_text(statement, index, text.data(),
-                      static_cast<int>(text.size()), SQLITE_TRANSIENT);
-  }
-  void bind(int index, int64_t value) {
-    sqlite3_bind_int64(statement, index, value);
-  }
-  void bind(int index, double value) {
-    sqlite3_bind_double(statement, index, value);
-  }
-  template <typename T> void bind(int index, const std::optional<T> &value) {
-    if (value)
-      bind(index, *value);
-    else
-      sqlite3_bind_null(statement, index);
-  }
-  int step() { return sqlite3_step(statement); }
-  int64_t getInt(int column) { return sqlite3_column_int64(statement, column); }
-  double getDouble(int column) {
-    return sqlite3_column_double(statement, column);
-  }
-  bool isNull(int column) {
-    return sqlite3_column_type(statement, column) == SQLITE_NULL;
-  }
-  std::string getText(int column) {
-    const unsigned char *text = sqlite3_column_text(statement, column);
-    return text ? reinterpret_cast<const char *>(text) : "";
-  }
-
-private:
-  sqlite3_stmt *statement = nullptr;
-  int status;
-};
 } // namespace
 
 Store::~Store() { sqlite3_close(database); }
@@ -293,7 +285,7 @@ llvm::Expected<int64_t> Store::addNode(const NodeRecord &node) {
       database,
       "INSERT INTO nodes(run, kernel, parent, payload_ir, ir_hash, proposer, "
       "strategy, schedule, memory_operator, status, error, time_ns, speedup, "
-      "diagnosis, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+      "diagnosis, created, llm_call) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   insert.bind(1, node.run);
   insert.bind(2, node.kernel);
   insert.bind(3, node.parent);
@@ -309,45 +301,70 @@ llvm::Expected<int64_t> Store::addNode(const NodeRecord &node) {
   insert.bind(13, node.speedup);
   insert.bind(14, node.diagnosis);
   insert.bind(15, node.created > 0 ? node.created : now());
+  insert.bind(16, node.llmCall);
   if (!insert.ok() || insert.step() != SQLITE_DONE)
     return fail("cannot record a node");
   return sqlite3_last_insert_rowid(database);
 }
 
+namespace {
+constexpr const char *kNodeColumns =
+    "id, run, kernel, parent, payload_ir, ir_hash, proposer, strategy, "
+    "schedule, memory_operator, status, error, time_ns, speedup, diagnosis, "
+    "created, llm_call";
+
+NodeRecord readNode(Statement &select) {
+  NodeRecord node;
+  node.id = select.getInt(0);
+  node.run = select.getInt(1);
+  node.kernel = select.getInt(2);
+  if (!select.isNull(3))
+    node.parent = select.getInt(3);
+  node.payloadIR = select.getText(4);
+  node.irHash = select.getText(5);
+  node.proposer = select.getText(6);
+  node.strategy = select.getText(7);
+  node.schedule = select.getText(8);
+  node.memoryOperator = select.getText(9);
+  node.status = select.getText(10);
+  node.error = select.getText(11);
+  if (!select.isNull(12))
+    node.timeNs = select.getDouble(12);
+  if (!select.isNull(13))
+    node.speedup = select.getDouble(13);
+  node.diagnosis = select.getText(14);
+  node.created = select.getDouble(15);
+  if (!select.isNull(16))
+    node.llmCall = select.getInt(16);
+  return node;
+}
+} // namespace
+
 llvm::Expected<std::vector<NodeRecord>> Store::loadNodes(int64_t kernel) {
-  Statement select(
-      database,
-      "SELECT id, run, kernel, parent, payload_ir, ir_hash, proposer, "
-      "strategy, schedule, memory_operator, status, error, time_ns, speedup, "
-      "diagnosis, created FROM nodes WHERE kernel = ? ORDER BY id");
+  Statement select(database, std::string("SELECT ") + kNodeColumns +
+                                 " FROM nodes WHERE kernel = ? ORDER BY id");
   select.bind(1, kernel);
   if (!select.ok())
     return fail("cannot read nodes");
   std::vector<NodeRecord> nodes;
   int status;
-  while ((status = select.step()) == SQLITE_ROW) {
-    NodeRecord node;
-    node.id = select.getInt(0);
-    node.run = select.getInt(1);
-    node.kernel = select.getInt(2);
-    if (!select.isNull(3))
-      node.parent = select.getInt(3);
-    node.payloadIR = select.getText(4);
-    node.irHash = select.getText(5);
-    node.proposer = select.getText(6);
-    node.strategy = select.getText(7);
-    node.schedule = select.getText(8);
-    node.memoryOperator = select.getText(9);
-    node.status = select.getText(10);
-    node.error = select.getText(11);
-    if (!select.isNull(12))
-      node.timeNs = select.getDouble(12);
-    if (!select.isNull(13))
-      node.speedup = select.getDouble(13);
-    node.diagnosis = select.getText(14);
-    node.created = select.getDouble(15);
-    nodes.push_back(std::move(node));
-  }
+  while ((status = select.step()) == SQLITE_ROW)
+    nodes.push_back(readNode(select));
+  if (status != SQLITE_DONE)
+    return fail("cannot read nodes");
+  return nodes;
+}
+
+llvm::Expected<std::vector<NodeRecord>> Store::loadLLMNodes() {
+  Statement select(database,
+                   std::string("SELECT ") + kNodeColumns +
+                       " FROM nodes WHERE llm_call IS NOT NULL ORDER BY id");
+  if (!select.ok())
+    return fail("cannot read nodes");
+  std::vector<NodeRecord> nodes;
+  int status;
+  while ((status = select.step()) == SQLITE_ROW)
+    nodes.push_back(readNode(select));
   if (status != SQLITE_DONE)
     return fail("cannot read nodes");
   return nodes;

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,9 +37,18 @@ struct NodeView {
   double speedup = 0.0;
   bool correct = false;
   std::string diagnosis; ///< ke-run's JSON
+  std::string status;    ///< correct | incorrect | failed ("" for the root)
+  std::string error;     ///< why it failed, if it did
+  std::string proposer;  ///< who proposed it
+  std::string payloadIR; ///< the candidate's module (the reference's for 0)
 };
 
 struct ProposalContext {
+  std::string kernelName;
+  std::string target;
+  std::string opKinds;              ///< e.g. "fill,matmul,generic"
+  std::string signature;            ///< the kernel's function type
+  unsigned threads = 1;             ///< threads a candidate may use
   llvm::ArrayRef<OpShape> shapes;   ///< linalg ops of the reference
   NodeView parent;                  ///< index 0: the reference
   std::vector<NodeView> trajectory; ///< the parent's ancestors, root first
@@ -54,6 +64,14 @@ struct Proposal {
   std::string payloadIR;
   std::string strategy;
   MemoryOperator memory = MemoryOperator::InheritTrajectory;
+  /// Set when the proposer failed to produce a usable candidate (an LLM
+  /// reply that does not parse, ...): recorded as a failed node.
+  std::string error;
+  /// What the rewrite was, verbatim (an LLM's transform script or
+  /// function), kept with skills distilled from it.
+  std::string rewrite;
+  /// The llm_calls row of the reply that produced it.
+  std::optional<int64_t> llmCall;
 };
 
 class Proposer {
@@ -62,7 +80,17 @@ public:
   /// Recorded as the node's proposer: "library", "file", "llm:<model>".
   virtual std::string getName() const = 0;
   virtual std::vector<Proposal> propose(const ProposalContext &context) = 0;
+  /// Why propose() returned nothing, when it did (e.g. a spent token
+  /// budget); empty means it simply ran out of ideas.
+  virtual std::string getStopReason() const { return ""; }
+  /// Set when propose() returned nothing because the search cannot go on
+  /// correctly (a replay that misses a recorded answer): an error.
+  virtual std::string getFailure() const { return ""; }
 };
+
+/// The op kinds of a kernel's linalg ops, comma-separated in walk order
+/// ("fill,matmul,generic"): how skills are matched across kernels.
+std::string describeOpKinds(llvm::ArrayRef<OpShape> shapes);
 
 } // namespace ke::propose
 

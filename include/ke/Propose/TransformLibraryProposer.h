@@ -22,6 +22,12 @@ public:
   std::string getName() const override { return "library"; }
   std::vector<Proposal> propose(const ProposalContext &context) override;
 
+  /// Warm start: schedules learnt by earlier searches (skills), proposed
+  /// before anything else, each under its description.
+  void addWarmStart(Schedule schedule, std::string description) {
+    warmStart.push_back({std::move(schedule), std::move(description)});
+  }
+
   /// The search-free baseline (what ke-tile-and-vectorize does).
   Schedule makeDefaultSchedule(llvm::ArrayRef<OpShape> shapes) const;
   Schedule makeRandomSchedule(llvm::ArrayRef<OpShape> shapes);
@@ -38,6 +44,7 @@ private:
   /// A random row count for tile-and-fuse, or 0 when the kernel cannot fuse.
   int64_t pickFuseRows(llvm::ArrayRef<OpShape> shapes);
   std::mt19937_64 generator;
+  std::vector<std::pair<Schedule, std::string>> warmStart;
   unsigned threads;
   int64_t vectorWidth;
 };

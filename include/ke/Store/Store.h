@@ -9,6 +9,7 @@
 #ifndef KE_STORE_STORE_H
 #define KE_STORE_STORE_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -22,7 +23,7 @@ struct sqlite3;
 namespace ke::store {
 
 /// The schema version this build writes; older files are migrated on open.
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;
 
 struct KernelRecord {
   int64_t id = 0;
@@ -50,6 +51,54 @@ struct NodeRecord {
   std::optional<double> speedup;
   std::string diagnosis; ///< the ke-run JSON
   double created = 0.0;  ///< seconds since the epoch
+  std::optional<int64_t> llmCall; ///< the LLM call that proposed it
+};
+
+/// One request to a language model and its answer. The request is the
+/// provider-neutral JSON of the messages: it never holds a credential.
+struct LLMCallRecord {
+  int64_t id = 0;
+  std::optional<int64_t> run;
+  std::string key; ///< hash of the model and the prompt (replay key)
+  std::string provider;
+  std::string model;
+  std::string request;
+  std::string response; ///< the reply's text
+  std::string status;   ///< ok | error
+  std::string error;
+  std::optional<int64_t> promptTokens;
+  std::optional<int64_t> completionTokens;
+  double latencySeconds = 0.0;
+  int attempts = 1;
+  double created = 0.0;
+};
+
+/// What a correct child that beat its parent teaches: distilled per op kind
+/// and target, retrieved into later prompts and used to warm-start searches.
+struct SkillRecord {
+  int64_t id = 0;
+  std::optional<int64_t> run, kernel, node;
+  std::string target;
+  std::string opKinds;  ///< e.g. "fill,matmul,generic"
+  std::string proposer; ///< who found it
+  std::string change;   ///< what changed, in words
+  std::string schedule; ///< the child's library schedule, if any
+  std::string rewrite;  ///< transform script or rewritten function
+  double gain = 1.0;    ///< parent time / child time
+  double speedup = 1.0; ///< the child's speedup over the naive reference
+  double created = 0.0;
+};
+
+/// One retrievable section of a knowledge document.
+struct KnowledgePassage {
+  std::string path;
+  std::string category;
+  std::string targets; ///< space-separated
+  std::string tags;    ///< space-separated
+  std::string title;
+  std::string heading;
+  std::string body;
+  double score = 0.0; ///< BM25 (lower is better), set by searches
 };
 
 class Store {
@@ -77,12 +126,44 @@ public:
   llvm::Expected<int64_t> addNode(const NodeRecord &node);
   llvm::Expected<std::vector<NodeRecord>> loadNodes(int64_t kernel);
   llvm::Expected<int64_t> countNodes(int64_t run);
+  /// Every node of the database with an LLM call, in order (for exports).
+  llvm::Expected<std::vector<NodeRecord>> loadLLMNodes();
+
+  // LLM calls (LLMCalls.cpp).
+  llvm::Expected<int64_t> addLLMCall(const LLMCallRecord &call);
+  /// The successful calls recorded under `key`, oldest first.
+  llvm::Expected<std::vector<LLMCallRecord>>
+  findLLMCalls(llvm::StringRef key);
+  llvm::Expected<std::optional<LLMCallRecord>> getLLMCall(int64_t id);
+
+  // Skills (Skills.cpp).
+  llvm::Expected<int64_t> addSkill(const SkillRecord &skill);
+  /// Skills for `target`, those whose op kinds equal `opKinds` first, then
+  /// those sharing an op kind; best gain first.
+  llvm::Expected<std::vector<SkillRecord>>
+  findSkills(llvm::StringRef target, llvm::StringRef opKinds, size_t limit);
+
+  // The knowledge index (KnowledgeIndex.cpp).
+  /// The stamp (content hash) a document was indexed with, if it was.
+  llvm::Expected<std::optional<std::string>>
+  getIndexedStamp(llvm::StringRef path);
+  /// Replaces a document's passages, in one transaction.
+  llvm::Error indexDocument(llvm::StringRef path, llvm::StringRef stamp,
+                            llvm::ArrayRef<KnowledgePassage> passages);
+  /// Drops documents under `root` that are not in `keep`.
+  llvm::Error dropDocumentsExcept(llvm::StringRef root,
+                                  llvm::ArrayRef<std::string> keep);
+  /// BM25 search over passages; `ftsQuery` is an FTS5 MATCH expression.
+  llvm::Expected<std::vector<KnowledgePassage>>
+  searchPassages(llvm::StringRef ftsQuery, size_t limit);
+
+  /// The message of the database's last error, prefixed with the file.
+  llvm::Error fail(llvm::StringRef what) const;
 
 private:
   Store(sqlite3 *database, std::string path)
       : database(database), path(std::move(path)) {}
   llvm::Error execute(llvm::StringRef sql);
-  llvm::Error fail(llvm::StringRef what) const;
   llvm::Error migrate();
   llvm::Error checkIdentity();
 

@@ -5,6 +5,39 @@
 
 include "mlir/Pass/PassBase.td"
 
+// Options of the LLM proposer, shared by ke-evolve and ke-rewrite. There is
+// deliberately no API-key option: a pipeline string ends up in shell
+// histories, crash reproducers and logs; the key comes from the environment.
+defvar KeLLMOptions = [
+  Option<"llmProvider", "llm-provider", "std::string", /*default=*/"\"\"",
+         "openai (any OpenAI-compatible server) or anthropic "
+         "(default: $KE_LLM_PROVIDER, else openai)">,
+  Option<"llmModel", "llm-model", "std::string", /*default=*/"\"\"",
+         "Model name (default: $KE_LLM_MODEL)">,
+  Option<"llmBaseURL", "llm-base-url", "std::string", /*default=*/"\"\"",
+         "Base URL of the API (default: $KE_LLM_BASE_URL, else the "
+         "provider's)">,
+  Option<"llmMode", "llm-mode", "std::string", /*default=*/"\"live\"",
+         "live (ask, record), record (answer from the database when it "
+         "can, else ask and record) or replay (database only)">,
+  Option<"llmTimeout", "llm-timeout", "double", /*default=*/"120",
+         "Seconds one LLM request may take">,
+  Option<"llmRetries", "llm-retries", "unsigned", /*default=*/"4",
+         "Retries of a request after 429, 5xx or a timeout">,
+  Option<"llmMaxTokens", "llm-max-tokens", "int64_t", /*default=*/"0",
+         "Tokens (prompt + reply) the whole run may spend; the search "
+         "ends cleanly when they are spent (0: no limit)">,
+  Option<"llmRepairs", "llm-repairs", "unsigned", /*default=*/"1",
+         "Times a reply that does not parse or verify goes back for repair">,
+  Option<"llmPromptTokens", "llm-prompt-tokens", "unsigned",
+         /*default=*/"8000", "Token budget of one prompt">,
+  Option<"kb", "kb", "std::string", /*default=*/"\"\"",
+         "Extra knowledge directories, comma-separated (kb/ is always "
+         "indexed)">,
+  Option<"kbPassages", "kb-passages", "unsigned", /*default=*/"4",
+         "Knowledge passages per prompt">
+];
+
 def KeOutlineKernels : Pass<"ke-outline-kernels", "mlir::ModuleOp"> {
   let summary = "Wrap every func.func tagged `ke.kernel` into a `ke.kernel`";
   let description = [{
@@ -63,9 +96,20 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     stderr is a terminal.
 
     Proposers: `library` (the built-in transform library: tiling for caches
-    and registers, vectorization, contraction to FMAs, accumulator hoisting)
+    and registers, vectorization, contraction to FMAs, accumulator hoisting),
+    `llm` (the universal operator: one prompt synthesized from the kernel,
+    the parent's IR and diagnosis, the memory operator's context, knowledge
+    passages retrieved from `kb/` and skills; the reply is a transform
+    script or a whole new function; see docs/llm.md), `mixed` (UCB1 gives
+    each expansion to the library or to the LLM by the rewards they earned)
     and `file` (the functions of the file `proposals`, served in order: hand-
     written candidates, or replies recorded elsewhere).
+
+    Skills: a correct child at least 5% faster than its parent is distilled
+    into the database's `skills` table (op kinds, target, what changed, the
+    gain); skills go into later prompts, and the schedules of the best ones
+    for the same op kinds and target are proposed first by later searches
+    (`warm-start`).
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
@@ -87,7 +131,8 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"seeds", "seeds", "unsigned", /*default=*/"2",
            "Input seeds each candidate is checked on">,
     Option<"proposer", "proposer", "std::string", /*default=*/"\"library\"",
-           "library, file (llm and mixed arrive with the LLM proposer)">,
+           "library, llm, mixed (UCB picks library or llm per expansion) "
+           "or file">,
     Option<"proposals", "proposals", "std::string", /*default=*/"\"\"",
            "File of candidate functions for proposer=file">,
     Option<"db", "db", "std::string", /*default=*/"\"ke.db\"",
@@ -105,8 +150,14 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"minTime", "min-time", "double", /*default=*/"0.1",
            "Seconds of timed runs per candidate">,
     Option<"keRunPath", "ke-run", "std::string", /*default=*/"\"\"",
-           "The ke-run executable (default: $KE_RUN, next to ke-opt, PATH)">
-  ];
+           "The ke-run executable (default: $KE_RUN, next to ke-opt, PATH)">,
+    Option<"skills", "skills", "bool", /*default=*/"true",
+           "Distil skills from children that beat their parent by 5% and "
+           "use recorded skills (prompts, warm start)">,
+    Option<"warmStart", "warm-start", "bool", /*default=*/"true",
+           "Propose the schedules of the best skills recorded for the same "
+           "op kinds and target first">
+  ] # KeLLMOptions;
   let dependentDialects = [
     "::ke::KeDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",

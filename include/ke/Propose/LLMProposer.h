@@ -1,0 +1,68 @@
+//===- LLMProposer.h - the universal operator -------------------*- C++ -*-===//
+//
+// Proposes candidates by asking a language model: one synthesized prompt
+// per child, the reply parsed into a transform script or a whole function,
+// parse/verify/apply errors sent back once for repair, what still fails
+// returned as a failed proposal with the reason.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_PROPOSE_LLMPROPOSER_H
+#define KE_PROPOSE_LLMPROPOSER_H
+
+#include "ke/KB/KnowledgeBase.h"
+#include "ke/LLM/RecordReplay.h"
+#include "ke/Propose/Proposer.h"
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace ke::propose {
+
+struct LLMProposerOptions {
+  size_t passages = 4;          ///< knowledge passages per prompt
+  size_t skills = 3;            ///< skills per prompt
+  size_t promptTokens = 8000;   ///< budget of one prompt
+  unsigned repairs = 1;         ///< repair rounds after a bad reply
+  int64_t tokenBudget = 0;      ///< tokens of the whole search (0: none)
+  unsigned maxReplyTokens = 4096;
+  double temperature = 0.2;
+};
+
+class LLMProposer : public Proposer {
+public:
+  /// `knowledge` and `store` (for skills) may be null.
+  LLMProposer(llm::RecordingClient &client, const kb::KnowledgeBase *knowledge,
+              store::Store *store, mlir::MLIRContext *context,
+              LLMProposerOptions options)
+      : client(client), knowledge(knowledge), store(store), context(context),
+        options(options) {}
+
+  std::string getName() const override {
+    return "llm:" + client.getConfig().model;
+  }
+  std::vector<Proposal> propose(const ProposalContext &context) override;
+  std::string getStopReason() const override { return stopReason; }
+  std::string getFailure() const override { return failure; }
+
+  /// The memory operator of the next proposal from `context`: mostly
+  /// refining the parent's path, regularly comparing siblings, combining
+  /// with the elite, and now and then a clean slate. Deterministic.
+  MemoryOperator chooseMemory(const ProposalContext &context);
+
+private:
+  Proposal proposeOne(const ProposalContext &context);
+
+  llm::RecordingClient &client;
+  const kb::KnowledgeBase *knowledge;
+  store::Store *store;
+  mlir::MLIRContext *context;
+  LLMProposerOptions options;
+  unsigned proposed = 0;
+  std::string stopReason, failure;
+};
+
+} // namespace ke::propose
+
+#endif // KE_PROPOSE_LLMPROPOSER_H

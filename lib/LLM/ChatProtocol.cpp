@@ -1,0 +1,133 @@
+//===- ChatProtocol.cpp - OpenAI-compatible and Anthropic formats ---------===//
+
+#include "ke/LLM/ChatProtocol.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace ke::llm;
+using nlohmann::json;
+
+ChatProtocol::~ChatProtocol() = default;
+
+namespace {
+llvm::Error malformed(llvm::StringRef what, llvm::StringRef body) {
+  return llvm::createStringError(
+      "malformed reply (" + what + "): " +
+      body.take_front(300).str() + (body.size() > 300 ? "..." : ""));
+}
+
+std::optional<int64_t> usage(const json &object, const char *key) {
+  if (object.contains(key) && object[key].is_number_integer())
+    return object[key].get<int64_t>();
+  return std::nullopt;
+}
+
+/// POST {base}/chat/completions; the key, if any, as a bearer token (local
+/// servers such as llama.cpp or Ollama need none).
+class OpenAIProtocol : public ChatProtocol {
+public:
+  HttpRequest buildRequest(const LLMConfig &config,
+                           const ChatRequest &request) const override {
+    json messages = json::array();
+    for (const Message &message : request.messages)
+      messages.push_back(
+          {{"role", message.role}, {"content", message.content}});
+    json body = {{"model", config.model},
+                 {"messages", messages},
+                 {"max_tokens", request.maxTokens},
+                 {"temperature", request.temperature}};
+    HttpRequest http;
+    http.url = config.baseURL + "/chat/completions";
+    http.headers.push_back({"Content-Type", "application/json"});
+    if (!config.apiKey.empty())
+      http.headers.push_back({"Authorization", "Bearer " + config.apiKey});
+    http.body = body.dump();
+    http.timeoutSeconds = config.timeoutSeconds;
+    return http;
+  }
+
+  llvm::Expected<ChatReply> parseReply(llvm::StringRef body) const override {
+    json object = json::parse(body.begin(), body.end(), nullptr, false);
+    if (object.is_discarded() || !object.is_object())
+      return malformed("not a JSON object", body);
+    if (!object.contains("choices") || !object["choices"].is_array() ||
+        object["choices"].empty())
+      return malformed("no choices", body);
+    const json &message = object["choices"][0]["message"];
+    if (!message.is_object() || !message.contains("content") ||
+        !message["content"].is_string())
+      return malformed("no message content", body);
+    ChatReply reply;
+    reply.text = message["content"].get<std::string>();
+    if (object.contains("usage") && object["usage"].is_object()) {
+      reply.promptTokens = usage(object["usage"], "prompt_tokens");
+      reply.completionTokens = usage(object["usage"], "completion_tokens");
+    }
+    return reply;
+  }
+};
+
+/// POST {base}/messages with x-api-key; system messages go to "system".
+class AnthropicProtocol : public ChatProtocol {
+public:
+  HttpRequest buildRequest(const LLMConfig &config,
+                           const ChatRequest &request) const override {
+    json messages = json::array();
+    std::string system;
+    for (const Message &message : request.messages) {
+      if (message.role == "system") {
+        system += (system.empty() ? "" : "\n\n") + message.content;
+        continue;
+      }
+      messages.push_back(
+          {{"role", message.role}, {"content", message.content}});
+    }
+    json body = {{"model", config.model},
+                 {"messages", messages},
+                 {"max_tokens", request.maxTokens},
+                 {"temperature", request.temperature}};
+    if (!system.empty())
+      body["system"] = system;
+    HttpRequest http;
+    http.url = config.baseURL + "/messages";
+    http.headers.push_back({"Content-Type", "application/json"});
+    http.headers.push_back({"anthropic-version", "2023-06-01"});
+    if (!config.apiKey.empty())
+      http.headers.push_back({"x-api-key", config.apiKey});
+    http.body = body.dump();
+    http.timeoutSeconds = config.timeoutSeconds;
+    return http;
+  }
+
+  llvm::Expected<ChatReply> parseReply(llvm::StringRef body) const override {
+    json object = json::parse(body.begin(), body.end(), nullptr, false);
+    if (object.is_discarded() || !object.is_object())
+      return malformed("not a JSON object", body);
+    if (!object.contains("content") || !object["content"].is_array())
+      return malformed("no content", body);
+    ChatReply reply;
+    bool any = false;
+    for (const json &block : object["content"])
+      if (block.is_object() && block.value("type", "") == "text" &&
+          block.contains("text") && block["text"].is_string()) {
+        reply.text += block["text"].get<std::string>();
+        any = true;
+      }
+    if (!any)
+      return malformed("no text block", body);
+    if (object.contains("usage") && object["usage"].is_object()) {
+      reply.promptTokens = usage(object["usage"], "input_tokens");
+      reply.completionTokens = usage(object["usage"], "output_tokens");
+    }
+    return reply;
+  }
+};
+} // namespace
+
+std::unique_ptr<ChatProtocol> ChatProtocol::get(llvm::StringRef provider) {
+  if (provider == "openai")
+    return std::make_unique<OpenAIProtocol>();
+  if (provider == "anthropic")
+    return std::make_unique<AnthropicProtocol>();
+  return nullptr;
+}

@@ -1,0 +1,324 @@
+//===- PromptSynthesizer.cpp - the universal operator's prompt ------------===//
+
+#include "ke/Propose/PromptSynthesizer.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Regex.h"
+
+using namespace ke::propose;
+using ke::llm::ChatRequest;
+
+namespace {
+/// The prompt and its replay-key twin, in which measured numbers (times,
+/// rates, speedups) are masked: they differ from run to run, the decisions
+/// that produced the prompt do not.
+class PromptText {
+public:
+  void add(llvm::StringRef text) {
+    full += text;
+    key += text;
+  }
+  void addMeasured(llvm::StringRef text) {
+    full += text;
+    key += "<measured>";
+  }
+  /// Text that may hold paths of the work directory (error messages).
+  void addVolatile(llvm::StringRef text) {
+    full += text;
+    static const llvm::Regex workDirectory("ke-evolve-[A-Za-z0-9]+");
+    std::string stable = text.str();
+    while (workDirectory.match(stable))
+      stable = workDirectory.sub("<work>", stable);
+    key += stable;
+  }
+  void append(const PromptText &other) {
+    full += other.full;
+    key += other.key;
+  }
+  size_t size() const { return full.size(); }
+  std::string full, key;
+};
+
+std::string formatNumber(double value) {
+  return llvm::formatv("{0:g4}", value).str();
+}
+
+void addSpeedup(PromptText &text, const NodeView &node) {
+  if (node.index == 0) {
+    text.add("1x (the reference)");
+    return;
+  }
+  if (!node.correct) {
+    text.add(node.status.empty() ? "failed" : node.status);
+    return;
+  }
+  text.addMeasured(formatNumber(node.speedup) + "x");
+}
+
+/// The parts of ke-run's JSON a model can act on.
+void addDiagnosis(PromptText &text, const NodeView &node) {
+  if (node.index == 0 && node.diagnosis.empty()) {
+    text.add("- the naive reference (no schedule): the baseline of every "
+             "speedup\n");
+    return;
+  }
+  if (!node.error.empty()) {
+    text.add("- status: " + node.status + "\n- error: ");
+    text.addVolatile(node.error);
+    text.add("\n");
+  } else if (!node.status.empty()) {
+    text.add("- status: " + node.status + "\n");
+  }
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(node.diagnosis);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return;
+  }
+  const llvm::json::Object *object = parsed->getAsObject();
+  if (!object)
+    return;
+  if (const llvm::json::Object *time = object->getObject("time_ns"))
+    if (std::optional<double> median = time->getNumber("median")) {
+      text.add("- time: ");
+      text.addMeasured(formatNumber(*median / 1e3) + " us");
+      text.add(" (median)\n");
+    }
+  if (std::optional<double> gflops = object->getNumber("gflops")) {
+    text.add("- compute: ");
+    text.addMeasured(formatNumber(*gflops) + " GFLOP/s");
+    text.add("\n");
+  }
+  if (std::optional<double> gbps = object->getNumber("gbps")) {
+    text.add("- memory traffic: ");
+    text.addMeasured(formatNumber(*gbps) + " GB/s");
+    text.add("\n");
+  }
+  if (std::optional<llvm::StringRef> bound = object->getString("bound")) {
+    text.add("- bound: ");
+    text.addMeasured(*bound);
+    text.add("\n");
+  }
+  if (std::optional<double> error = object->getNumber("max_abs_err")) {
+    text.add("- max abs error vs reference: ");
+    text.addMeasured(formatNumber(*error));
+    text.add("\n");
+  }
+  if (const llvm::json::Array *profile = object->getArray("profile")) {
+    text.add("- time shares by region:");
+    for (const llvm::json::Value &region : *profile)
+      if (const llvm::json::Object *entry = region.getAsObject()) {
+        text.add(" ");
+        text.add(entry->getString("region").value_or("?"));
+        text.add("=");
+        text.addMeasured(
+            formatNumber(entry->getNumber("share").value_or(0) * 100) + "%");
+      }
+    text.add("\n");
+  }
+}
+
+void addNodeRow(PromptText &text, const NodeView &node) {
+  text.add(llvm::formatv("| {0} | {1} | ", node.index,
+                         node.index == 0 ? "reference" : node.proposer)
+               .str());
+  text.add(llvm::StringRef(node.strategy).take_front(160));
+  text.add(" | ");
+  addSpeedup(text, node);
+  text.add(" | ");
+  text.addVolatile(llvm::StringRef(node.error).take_front(200));
+  text.add(" |\n");
+}
+
+llvm::StringRef describeTarget(llvm::StringRef target) {
+  if (target == "cpu")
+    return "the host CPU (x86-64, AVX-512), JIT-compiled through MLIR's LLVM "
+           "lowering; scf.forall runs on OpenMP threads";
+  if (target == "nvgpu")
+    return "an NVIDIA GPU (sm_90), through NVVM to PTX";
+  if (target == "amdgpu")
+    return "an AMD GPU (gfx942), through ROCDL to AMDGCN";
+  if (target == "riscv")
+    return "RISC-V rv64gcv (RVV 1.0), run under qemu";
+  return "an unknown target";
+}
+} // namespace
+
+llvm::StringRef ke::propose::getSystemPrompt() {
+  return R"(You are an expert MLIR compiler engineer working inside ke, a tool that
+searches for faster implementations of tensor kernels. Every candidate you
+propose is compiled, run on seeded inputs, compared element-wise with the
+reference (atol/rtol), timed, and fed back to you. Wrong or slower candidates
+cost the search time; correct, faster ones are kept.
+
+Answer with a short sentence saying what you change and why, then exactly one
+fenced ```mlir block holding ONE of:
+(a) a transform script: a module containing
+      transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly})
+    It is applied with the transform interpreter to the payload shown, with
+    %root bound to the payload's func.func. Use transform.structured.match to
+    find ops, then tile (tile_using_for / tile_using_forall), fuse, vectorize,
+    apply_patterns ... Stay at tensor level: ke bufferizes and lowers afterwards.
+(b) a whole new func.func with exactly the kernel's name, argument and result
+    types, on tensors with static shapes, using the upstream dialects (linalg,
+    tensor, arith, math, scf, vector). It replaces the payload.
+Rules: compute the same values as the reference (float reassociation is
+fine within tolerance); never return a value that aliases an argument; no
+calls to external functions; only ops that lower on the target.)";
+}
+
+ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
+  const ProposalContext &context = *inputs.context;
+  const NodeView &parent = context.parent;
+  bool restart = inputs.memory == MemoryOperator::Restart;
+
+  PromptText essential;
+  essential.add(llvm::formatv("# Kernel\n`@{0}` for target `{1}`: {2}",
+                              context.kernelName, context.target,
+                              describeTarget(context.target))
+                    .str());
+  if (context.threads > 1)
+    essential.add(llvm::formatv("; {0} threads available", context.threads)
+                      .str());
+  essential.add(".\nSignature: " + context.signature + "\nOps: " +
+                context.opKinds + "\n\n");
+  if (restart)
+    essential.add("# Payload to rewrite: the reference (start from a clean "
+                  "slate)\n");
+  else
+    essential.add(llvm::formatv("# Payload to rewrite: node {0} ({1})\n",
+                                parent.index,
+                                parent.index == 0 ? "the reference"
+                                                  : parent.strategy)
+                      .str());
+  essential.add("```mlir\n" + inputs.baseIR + "\n```\n\n");
+  essential.add("# Diagnosis of that payload\n");
+  if (restart) {
+    essential.add("- the naive reference (no schedule): the baseline of "
+                  "every speedup\n");
+  } else {
+    addDiagnosis(essential, parent);
+    essential.add("- speedup over the naive reference: ");
+    addSpeedup(essential, parent);
+    essential.add("\n");
+  }
+  essential.add("\n");
+
+  PromptText memory;
+  std::vector<const NodeView *> rows;
+  llvm::StringRef heading;
+  switch (inputs.memory) {
+  case MemoryOperator::InheritTrajectory:
+    heading = "the path from the reference to this payload: refine along it";
+    for (const NodeView &node : context.trajectory)
+      rows.push_back(&node);
+    break;
+  case MemoryOperator::CompareSiblings:
+    heading = "what was already tried from this payload: do better than "
+              "these, and do not repeat their mistakes";
+    for (const NodeView &node : context.siblings)
+      rows.push_back(&node);
+    break;
+  case MemoryOperator::Combine:
+    heading = "the best candidates so far: combine the ideas of the payload "
+              "with theirs";
+    for (const NodeView &node : context.elite)
+      rows.push_back(&node);
+    break;
+  case MemoryOperator::Restart:
+    heading = "none: a clean slate, try an approach different from the "
+              "search's so far";
+    break;
+  }
+  memory.add(llvm::formatv("# Context (memory: {0}) - {1}\n",
+                           getMemoryOperatorName(inputs.memory), heading)
+                 .str());
+  if (!rows.empty())
+    memory.add("| node | by | strategy | speedup | error |\n|---|---|---|---|"
+               "---|\n");
+
+  PromptText task;
+  task.add("# Task\nPropose one rewrite of the payload above that computes "
+           "the same result faster on this target. Reply with one sentence, "
+           "then one ```mlir block.\n");
+
+  size_t budget = inputs.tokenBudget * 4;
+  size_t used = getSystemPrompt().size() + essential.size() + task.size() +
+                memory.size();
+  // Context rows, newest (most relevant) kept first when space is short.
+  std::vector<PromptText> rowTexts;
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
+    PromptText row;
+    addNodeRow(row, **it);
+    if (used + row.size() > budget)
+      break;
+    used += row.size();
+    rowTexts.insert(rowTexts.begin(), row);
+  }
+  for (const PromptText &row : rowTexts)
+    memory.append(row);
+  memory.add("\n");
+
+  PromptText skills;
+  for (const store::SkillRecord &skill : inputs.skills) {
+    PromptText entry;
+    entry.add(llvm::formatv("- on `{0}` ({1}), {2}: ", skill.opKinds,
+                            skill.target, skill.proposer)
+                  .str());
+    entry.addMeasured(formatNumber(skill.gain) + "x over its parent");
+    entry.add(". " + skill.change + "\n");
+    if (!skill.rewrite.empty())
+      entry.add("```mlir\n" + llvm::StringRef(skill.rewrite).take_front(1200).str() +
+                "\n```\n");
+    if (used + entry.size() > budget)
+      break;
+    used += entry.size();
+    skills.append(entry);
+  }
+
+  PromptText knowledge;
+  for (const store::KnowledgePassage &passage : inputs.passages) {
+    PromptText entry;
+    entry.add("## " + passage.title + " / " + passage.heading + "\n" +
+              passage.body + "\n\n");
+    if (used + entry.size() > budget)
+      continue; // a shorter passage may still fit
+    used += entry.size();
+    knowledge.append(entry);
+  }
+
+  PromptText user;
+  user.append(essential);
+  user.append(memory);
+  if (skills.size()) {
+    user.add("# Skills learnt by earlier searches on similar kernels\n");
+    user.append(skills);
+    user.add("\n");
+  }
+  if (knowledge.size()) {
+    user.add("# Knowledge\n");
+    user.append(knowledge);
+  }
+  user.append(task);
+
+  ChatRequest request;
+  request.messages.push_back({"system", getSystemPrompt().str()});
+  request.messages.push_back({"user", user.full});
+  request.replayKeyText = getSystemPrompt().str() + "\n" + user.key;
+  return request;
+}
+
+ChatRequest ke::propose::synthesizeRepair(const ChatRequest &original,
+                                          llvm::StringRef reply,
+                                          llvm::StringRef problem) {
+  ChatRequest request = original;
+  request.messages.push_back({"assistant", reply.str()});
+  std::string message =
+      "Your reply could not be used: " + problem.str() +
+      "\nFix it. Reply again with one sentence and one ```mlir block.";
+  request.messages.push_back({"user", message});
+  if (!request.replayKeyText.empty())
+    request.replayKeyText += "\n<assistant>\n" + reply.str() + "\n<user>\n" +
+                             message;
+  return request;
+}
