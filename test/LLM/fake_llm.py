@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""A loopback fake LLM server for ke's offline tests.
+
+    fake_llm.py SCRIPT.json LOG.jsonl -- COMMAND ARGS...
+
+Serves the scripted replies of SCRIPT.json on 127.0.0.1 (a free port), in
+order, one per request (the last one repeats once the list is spent), runs
+COMMAND with KE_LLM_BASE_URL pointing at the server, logs every request
+(path, headers, JSON body) as one line of LOG.jsonl, and exits with
+COMMAND's status. A reply is an object:
+  {"content": TEXT} or {"content_file": PATH}   a 200 in the wire format of
+                                                 the request's path
+                                                 (/chat/completions: OpenAI,
+                                                 /messages: Anthropic)
+  {"status": 429, "retry_after": SECONDS}         an error (any status)
+  {"hang": SECONDS}                               no answer for that long
+  {"raw": TEXT}                                   a 200 with this body
+Paths of content_file are relative to SCRIPT.json.
+"""
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+
+def main():
+    if len(sys.argv) < 5 or sys.argv[3] != "--":
+        sys.exit(__doc__)
+    script_path, log_path, command = sys.argv[1], sys.argv[2], sys.argv[4:]
+    with open(script_path) as f:
+        replies = json.load(f)["replies"]
+    base = os.path.dirname(os.path.abspath(script_path))
+    lock = threading.Lock()
+    served = [0]
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):
+            length = int(self.headers.get("Content-Length", 0))
+            body = self.rfile.read(length).decode("utf-8", "replace")
+            with lock:
+                index = min(served[0], len(replies) - 1)
+                served[0] += 1
+                with open(log_path, "a") as log:
+                    try:
+                        parsed = json.loads(body)
+                    except ValueError:
+                        parsed = body
+                    log.write(json.dumps({"path": self.path,
+                                          "headers": dict(self.headers),
+                                          "body": parsed}) + "\n")
+            reply = replies[index]
+            if "hang" in reply:
+                time.sleep(reply["hang"])
+                self.send_error(504)
+                return
+            if "status" in reply and reply["status"] != 200:
+                self.send_response(reply["status"])
+                if "retry_after" in reply:
+                    self.send_header("Retry-After", str(reply["retry_after"]))
+                payload = json.dumps({"error": {"message": "scripted error"}})
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload.encode())
+                return
+            if "raw" in reply:
+                payload = reply["raw"]
+            else:
+                text = reply.get("content")
+                if text is None:
+                    with open(os.path.join(base, reply["content_file"])) as f:
+                        text = f.read()
+                if self.path.endswith("/messages"):
+                    payload = json.dumps({
+                        "type": "message", "role": "assistant",
+                        "content": [{"type": "text", "text": text}],
+                        "usage": {"input_tokens": 100, "output_tokens": 50}})
+                else:
+                    payload = json.dumps({
+                        "choices": [{"index": 0, "message": {
+                            "role": "assistant", "content": text}}],
+                        "usage": {"prompt_tokens": 100,
+                                  "completion_tokens": 50}})
+            data = payload.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    env = dict(os.environ)
+    env["KE_LLM_BASE_URL"] = "http://127.0.0.1:%d/v1" % server.server_port
+    status = subprocess.call(command, env=env)
+    server.shutdown()
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
