@@ -9,6 +9,7 @@
 
 #include "ke/Eval/Evaluator.h"
 #include "ke/KeDialect.h"
+#include "ke/Propose/Candidate.h"
 #include "ke/Propose/FileProposer.h"
 #include "ke/Propose/LLMSession.h"
 #include "ke/Propose/TransformLibraryProposer.h"
@@ -615,40 +616,12 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       node.memoryOperator =
           propose::getMemoryOperatorName(proposal.memory).str();
       node.strategy = proposal.strategy;
-      OwningOpRef<ModuleOp> candidateModule = ModuleOp::create(kernel.getLoc());
-      std::string problem = proposal.error;
-      if (!problem.empty()) {
-        // The proposer could not produce a candidate: recorded as failed.
-      } else if (proposal.schedule) {
+      if (proposal.schedule)
         node.schedule = proposal.schedule->toString();
-        auto payload = cast<func::FuncOp>(base->clone());
-        candidateModule->push_back(payload);
-        if (llvm::Error error =
-                propose::verifySchedule(*proposal.schedule, shapes))
-          problem = "schedule: " + llvm::toString(std::move(error));
-        else if (llvm::Error error =
-                     propose::applySchedule(payload, *proposal.schedule))
-          problem = "schedule: " + llvm::toString(std::move(error));
-      } else {
-        OwningOpRef<ModuleOp> parsed =
-            parseSourceString<ModuleOp>(proposal.payloadIR, context);
-        func::FuncOp payload =
-            parsed ? *parsed->getOps<func::FuncOp>().begin() : func::FuncOp();
-        if (!payload) {
-          problem = "verify: the proposal does not parse as a func.func";
-        } else if (payload.getFunctionType() != kernel.getFunctionType()) {
-          problem = "verify: the proposal's type differs from the kernel's";
-        } else {
-          payload->remove();
-          payload.setSymName(name);
-          payload.setAllArgAttrs(kernel.getAllArgAttrs());
-          for (NamedAttribute attr : kernel->getDiscardableAttrs())
-            payload->setAttr(attr.getName(), attr.getValue());
-          candidateModule->push_back(payload);
-          if (failed(verify(payload)))
-            problem = "verify: the proposal does not verify";
-        }
-      }
+      propose::BuiltCandidate built =
+          propose::buildCandidate(proposal, base, kernel, shapes);
+      OwningOpRef<ModuleOp> candidateModule = std::move(built.module);
+      std::string problem = std::move(built.problem);
       node.payloadIR = printOp(*candidateModule);
       node.irHash = hashText(node.payloadIR);
       if (problem.empty() && !seen.insert(node.irHash).second) {

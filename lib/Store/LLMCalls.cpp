@@ -93,3 +93,17 @@ llvm::Expected<std::optional<LLMCallRecord>> Store::getLLMCall(int64_t id) {
     return fail("cannot read LLM calls");
   return std::optional<LLMCallRecord>();
 }
+
+llvm::Expected<std::vector<LLMCallRecord>> Store::loadLLMCalls() {
+  Statement select(database, std::string("SELECT ") + kCallColumns +
+                                 " FROM llm_calls ORDER BY id");
+  if (!select.ok())
+    return fail("cannot read LLM calls");
+  std::vector<LLMCallRecord> calls;
+  int status;
+  while ((status = select.step()) == SQLITE_ROW)
+    calls.push_back(readCall(select));
+  if (status != SQLITE_DONE)
+    return fail("cannot read LLM calls");
+  return calls;
+}

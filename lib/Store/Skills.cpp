@@ -32,13 +32,53 @@ llvm::Expected<int64_t> Store::addSkill(const SkillRecord &skill) {
   return sqlite3_last_insert_rowid(database);
 }
 
+namespace {
+constexpr const char *kSkillColumns =
+    "id, run, kernel, node, target, op_kinds, proposer, change, schedule, "
+    "rewrite, gain, speedup, created";
+
+SkillRecord readSkill(Statement &select) {
+  SkillRecord skill;
+  skill.id = select.getInt(0);
+  if (!select.isNull(1))
+    skill.run = select.getInt(1);
+  if (!select.isNull(2))
+    skill.kernel = select.getInt(2);
+  if (!select.isNull(3))
+    skill.node = select.getInt(3);
+  skill.target = select.getText(4);
+  skill.opKinds = select.getText(5);
+  skill.proposer = select.getText(6);
+  skill.change = select.getText(7);
+  skill.schedule = select.getText(8);
+  skill.rewrite = select.getText(9);
+  skill.gain = select.getDouble(10);
+  skill.speedup = select.getDouble(11);
+  skill.created = select.getDouble(12);
+  return skill;
+}
+} // namespace
+
+llvm::Expected<std::vector<SkillRecord>> Store::loadSkills() {
+  Statement select(database, std::string("SELECT ") + kSkillColumns +
+                                 " FROM skills ORDER BY gain DESC, id");
+  if (!select.ok())
+    return fail("cannot read skills");
+  std::vector<SkillRecord> skills;
+  int status;
+  while ((status = select.step()) == SQLITE_ROW)
+    skills.push_back(readSkill(select));
+  if (status != SQLITE_DONE)
+    return fail("cannot read skills");
+  return skills;
+}
+
 llvm::Expected<std::vector<SkillRecord>>
 Store::findSkills(llvm::StringRef target, llvm::StringRef opKinds,
                   size_t limit) {
-  Statement select(database,
-                   "SELECT id, run, kernel, node, target, op_kinds, proposer, "
-                   "change, schedule, rewrite, gain, speedup, created FROM skills "
-                   "WHERE target = ? ORDER BY gain DESC, id");
+  Statement select(database, std::string("SELECT ") + kSkillColumns +
+                                 " FROM skills WHERE target = ? ORDER BY "
+                                 "gain DESC, id");
   select.bind(1, target);
   if (!select.ok())
     return fail("cannot read skills");
@@ -47,23 +87,7 @@ Store::findSkills(llvm::StringRef target, llvm::StringRef opKinds,
   std::vector<SkillRecord> exact, related;
   int status;
   while ((status = select.step()) == SQLITE_ROW) {
-    SkillRecord skill;
-    if (!select.isNull(1))
-      skill.run = select.getInt(1);
-    if (!select.isNull(2))
-      skill.kernel = select.getInt(2);
-    if (!select.isNull(3))
-      skill.node = select.getInt(3);
-    skill.id = select.getInt(0);
-    skill.target = select.getText(4);
-    skill.opKinds = select.getText(5);
-    skill.proposer = select.getText(6);
-    skill.change = select.getText(7);
-    skill.schedule = select.getText(8);
-    skill.rewrite = select.getText(9);
-    skill.gain = select.getDouble(10);
-    skill.speedup = select.getDouble(11);
-    skill.created = select.getDouble(12);
+    SkillRecord skill = readSkill(select);
     if (skill.opKinds == opKinds) {
       exact.push_back(std::move(skill));
       continue;

@@ -370,6 +370,42 @@ llvm::Expected<std::vector<NodeRecord>> Store::loadLLMNodes() {
   return nodes;
 }
 
+llvm::Expected<std::optional<NodeRecord>> Store::getNode(int64_t id) {
+  Statement select(database, std::string("SELECT ") + kNodeColumns +
+                                 " FROM nodes WHERE id = ?");
+  select.bind(1, id);
+  if (!select.ok())
+    return fail("cannot read nodes");
+  int status = select.step();
+  if (status == SQLITE_ROW)
+    return std::optional<NodeRecord>(readNode(select));
+  if (status != SQLITE_DONE)
+    return fail("cannot read nodes");
+  return std::optional<NodeRecord>();
+}
+
+llvm::Expected<std::optional<KernelRecord>> Store::getKernel(int64_t id) {
+  Statement select(database, "SELECT run, name, target, reference_ir, "
+                             "naive_time_ns FROM kernels WHERE id = ?");
+  select.bind(1, id);
+  if (!select.ok())
+    return fail("cannot look up kernels");
+  int status = select.step();
+  if (status == SQLITE_DONE)
+    return std::optional<KernelRecord>();
+  if (status != SQLITE_ROW)
+    return fail("cannot look up kernels");
+  KernelRecord kernel;
+  kernel.id = id;
+  kernel.run = select.getInt(0);
+  kernel.name = select.getText(1);
+  kernel.target = select.getText(2);
+  kernel.referenceIR = select.getText(3);
+  if (!select.isNull(4))
+    kernel.naiveTimeNs = select.getDouble(4);
+  return std::optional<KernelRecord>(kernel);
+}
+
 llvm::Expected<int64_t> Store::countNodes(int64_t run) {
   Statement select(database, "SELECT count(*) FROM nodes WHERE run = ?");
   select.bind(1, run);

@@ -128,6 +128,10 @@ public:
   llvm::Expected<int64_t> countNodes(int64_t run);
   /// Every node of the database with an LLM call, in order (for exports).
   llvm::Expected<std::vector<NodeRecord>> loadLLMNodes();
+  llvm::Expected<std::optional<NodeRecord>> getNode(int64_t id);
+  llvm::Expected<std::optional<KernelRecord>> getKernel(int64_t id);
+  /// Every skill, best gain first.
+  llvm::Expected<std::vector<SkillRecord>> loadSkills();
 
   // LLM calls (LLMCalls.cpp).
   llvm::Expected<int64_t> addLLMCall(const LLMCallRecord &call);
@@ -135,6 +139,8 @@ public:
   llvm::Expected<std::vector<LLMCallRecord>>
   findLLMCalls(llvm::StringRef key);
   llvm::Expected<std::optional<LLMCallRecord>> getLLMCall(int64_t id);
+  /// Every call, oldest first (for trajectory exports).
+  llvm::Expected<std::vector<LLMCallRecord>> loadLLMCalls();
 
   // Skills (Skills.cpp).
   llvm::Expected<int64_t> addSkill(const SkillRecord &skill);

@@ -165,6 +165,43 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
   ];
 }
 
+def KeRewrite : Pass<"ke-rewrite", "mlir::ModuleOp"> {
+  let summary = "One round of proposals for every kernel and candidate";
+  let description = [{
+    The rewrite step of the search on its own, for pipelines and tests.
+    Every `func.func` tagged `ke.kernel` becomes a `ke.kernel` holding it as
+    the reference; then each node of each `ke.kernel` (its reference and
+    every candidate that is not `failed` or `incorrect`) gets `count` new
+    children from the proposer, added as `ke.candidate ... status
+    unevaluated` after they parse and verify. Nothing is run: pipe the result
+    into `ke-run --candidate=...` or `ke-evolve` to evaluate.
+
+    With `proposer=llm`, the prompt is the one `ke-evolve` would send (see
+    docs/llm.md), the call is recorded in `db`, and a reply that still fails
+    after `llm-repairs` rounds is reported as a warning on the kernel (the
+    call stays in the database).
+  }];
+  let options = [
+    Option<"proposer", "proposer", "std::string", /*default=*/"\"library\"",
+           "library or llm">,
+    Option<"count", "count", "unsigned", /*default=*/"1",
+           "Children proposed per node">,
+    Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
+           "Target of kernels created from tagged functions">,
+    Option<"threads", "threads", "unsigned", /*default=*/"1",
+           "Threads a candidate may use">,
+    Option<"seed", "seed", "uint64_t", /*default=*/"1",
+           "Seed of the library proposer">,
+    Option<"db", "db", "std::string", /*default=*/"\"ke.db\"",
+           "Database of LLM calls, knowledge index and skills">
+  ] # KeLLMOptions;
+  let dependentDialects = [
+    "::ke::KeDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect", "::mlir::transform::TransformDialect"
+  ];
+}
+
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{

@@ -1,0 +1,202 @@
+//===- ke-report.cpp - what a ke database holds ---------------------------===//
+//
+//   ke-report trajectories --db ke.db -o calls.jsonl
+//       one chat-format record per LLM call with its measured reward, for
+//       post-training smaller models
+//   ke-report skills --db ke.db [--target cpu]
+//       the distilled skill library
+//   ke-report kb --db ke.db --target cpu --ops matmul,generic [--bound ...]
+//       [--error "..."] [--kb dir,...]
+//       the knowledge passages a prompt with these signals would get
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/KB/KnowledgeBase.h"
+#include "ke/Store/Store.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
+
+#include <nlohmann/json.hpp>
+
+using namespace ke;
+using nlohmann::json;
+
+namespace {
+llvm::cl::SubCommand trajectories("trajectories",
+                                  "Export LLM calls with their rewards (JSONL)");
+llvm::cl::SubCommand skills("skills", "List the skill library");
+llvm::cl::SubCommand knowledge("kb", "Show the passages retrieved for signals");
+
+llvm::cl::opt<std::string> databasePath("db", llvm::cl::desc("The database"),
+                                        llvm::cl::init("ke.db"),
+                                        llvm::cl::sub(trajectories),
+                                        llvm::cl::sub(skills),
+                                        llvm::cl::sub(knowledge));
+llvm::cl::opt<std::string> outputPath("o", llvm::cl::desc("Output file"),
+                                      llvm::cl::init("-"),
+                                      llvm::cl::sub(trajectories));
+llvm::cl::opt<std::string> targetName("target", llvm::cl::desc("Target"),
+                                      llvm::cl::init(""), llvm::cl::sub(skills),
+                                      llvm::cl::sub(knowledge));
+llvm::cl::opt<std::string> opKinds("ops",
+                                   llvm::cl::desc("Op kinds, comma-separated"),
+                                   llvm::cl::sub(knowledge));
+llvm::cl::opt<std::string> bound("bound", llvm::cl::desc("compute|memory|latency"),
+                                 llvm::cl::sub(knowledge));
+llvm::cl::opt<std::string> errorText("error", llvm::cl::desc("Error text"),
+                                     llvm::cl::sub(knowledge));
+llvm::cl::opt<std::string> extraKnowledge(
+    "kb", llvm::cl::desc("Extra knowledge directories, comma-separated"),
+    llvm::cl::sub(knowledge));
+llvm::cl::opt<unsigned> passageCount("n", llvm::cl::desc("Passages"),
+                                     llvm::cl::init(4),
+                                     llvm::cl::sub(knowledge));
+
+int fail(const llvm::Twine &message) {
+  llvm::WithColor::error(llvm::errs(), "ke-report") << message << "\n";
+  return 1;
+}
+
+/// The reward of a call: the speedup of its candidate over the candidate's
+/// parent when correct, 0 when it computed a wrong result, -1 when no
+/// candidate could be built or run from it.
+int exportTrajectories(store::Store &database) {
+  auto calls = database.loadLLMCalls();
+  if (!calls)
+    return fail(llvm::toString(calls.takeError()));
+  auto nodes = database.loadLLMNodes();
+  if (!nodes)
+    return fail(llvm::toString(nodes.takeError()));
+  std::map<int64_t, store::NodeRecord> nodeOfCall;
+  for (store::NodeRecord &node : *nodes)
+    nodeOfCall.emplace(*node.llmCall, std::move(node));
+
+  std::error_code ec;
+  llvm::ToolOutputFile output(outputPath, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return fail("cannot write '" + outputPath + "': " + ec.message());
+  size_t written = 0;
+  for (const store::LLMCallRecord &call : *calls) {
+    if (call.status != "ok")
+      continue;
+    json request = json::parse(call.request, nullptr, false);
+    if (request.is_discarded() || !request.contains("messages"))
+      continue;
+    json messages = request["messages"];
+    messages.push_back({{"role", "assistant"}, {"content", call.response}});
+    json record = {{"messages", messages},
+                   {"model", call.provider + ":" + call.model},
+                   {"call", call.id}};
+    auto found = nodeOfCall.find(call.id);
+    if (found == nodeOfCall.end()) {
+      record["outcome"] = "no candidate (the reply was repaired or dropped)";
+      record["reward"] = -1.0;
+    } else {
+      const store::NodeRecord &node = found->second;
+      record["node"] = node.id;
+      record["run"] = node.run;
+      record["outcome"] = node.status;
+      double reward = node.status == "incorrect" ? 0.0 : -1.0;
+      if (node.status == "correct" && node.timeNs && *node.timeNs > 0) {
+        std::optional<double> parentNs;
+        if (node.parent) {
+          auto parent = database.getNode(*node.parent);
+          if (parent && *parent)
+            parentNs = (*parent)->timeNs;
+          else if (!parent)
+            llvm::consumeError(parent.takeError());
+        } else {
+          auto kernel = database.getKernel(node.kernel);
+          if (kernel && *kernel)
+            parentNs = (*kernel)->naiveTimeNs;
+          else if (!kernel)
+            llvm::consumeError(kernel.takeError());
+        }
+        reward = parentNs ? *parentNs / *node.timeNs : 1.0;
+        record["speedup"] = node.speedup.value_or(0.0);
+      }
+      if (!node.error.empty())
+        record["error"] = node.error;
+      record["reward"] = reward;
+    }
+    output.os() << record.dump() << "\n";
+    ++written;
+  }
+  output.keep();
+  llvm::errs() << llvm::formatv("ke-report: {0} trajectories written\n",
+                                written);
+  return 0;
+}
+
+int listSkills(store::Store &database) {
+  auto all = database.loadSkills();
+  if (!all)
+    return fail(llvm::toString(all.takeError()));
+  llvm::outs() << "| id | target | op kinds | by | gain | speedup | change |\n"
+                  "|---|---|---|---|---|---|---|\n";
+  for (const store::SkillRecord &skill : *all)
+    if (targetName.empty() || skill.target == targetName)
+      llvm::outs() << llvm::formatv("| {0} | {1} | {2} | {3} | {4:f2}x | "
+                                    "{5:f2}x | {6} |\n",
+                                    skill.id, skill.target, skill.opKinds,
+                                    skill.proposer, skill.gain, skill.speedup,
+                                    skill.change);
+  return 0;
+}
+
+int showKnowledge(store::Store &database) {
+  std::vector<std::string> directories = {kb::KnowledgeBase::getDefaultDirectory()};
+  llvm::SmallVector<llvm::StringRef> extra;
+  llvm::StringRef(extraKnowledge).split(extra, ',', -1, false);
+  for (llvm::StringRef directory : extra)
+    directories.push_back(directory.str());
+  std::vector<std::string> warnings;
+  auto opened = kb::KnowledgeBase::open(database, directories, warnings);
+  for (const std::string &warning : warnings)
+    llvm::WithColor::warning(llvm::errs(), "ke-report") << warning << "\n";
+  if (!opened)
+    return fail(llvm::toString(opened.takeError()));
+  kb::RetrievalSignals signals;
+  signals.target = targetName;
+  llvm::SmallVector<llvm::StringRef> kinds;
+  llvm::StringRef(opKinds).split(kinds, ',', -1, false);
+  for (llvm::StringRef kind : kinds)
+    signals.opKinds.push_back(kind.str());
+  signals.bound = bound;
+  signals.errorText = errorText;
+  llvm::outs() << "query: " << kb::KnowledgeBase::buildQuery(signals) << "\n";
+  auto passages = opened->retrieve(signals, passageCount);
+  if (!passages)
+    return fail(llvm::toString(passages.takeError()));
+  for (const store::KnowledgePassage &passage : *passages)
+    llvm::outs() << llvm::formatv("{0:f2}  {1} / {2}  ({3})\n", passage.score,
+                                  passage.title, passage.heading,
+                                  passage.path);
+  return 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "ke-report: what a ke database holds\n");
+  if (!knowledge && !llvm::sys::fs::exists(databasePath))
+    return fail("no database at '" + databasePath + "'");
+  auto database = store::Store::open(databasePath);
+  if (!database)
+    return fail(llvm::toString(database.takeError()));
+  if (trajectories)
+    return exportTrajectories(**database);
+  if (skills)
+    return listSkills(**database);
+  if (knowledge)
+    return showKnowledge(**database);
+  return fail("expected a subcommand: trajectories, skills or kb "
+              "(see --help)");
+}
