@@ -1,5 +1,6 @@
 # lit configuration for ke's tests.
 import os
+import sys
 import lit.formats
 
 config.name = "ke"
@@ -19,3 +20,4 @@ config.substitutions.append(("%ke_plugin", os.path.join(config.ke_lib_dir, "libk
 config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
 config.substitutions.append(("%bench", os.path.join(config.ke_src_root, "bench")))
 config.substitutions.append(("%examples", os.path.join(config.ke_src_root, "examples")))
+config.substitutions.append(("%python", sys.executable))

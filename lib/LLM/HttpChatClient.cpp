@@ -44,7 +44,7 @@ HttpChatClient::complete(const ChatRequest &request) {
     // What the server said is shown, never the request: the key lives there.
     if (response.status == 0)
       lastProblem = response.timedOut
-                        ? llvm::formatv("timed out after {0} s",
+                        ? llvm::formatv("timed out after {0:f1} s",
                                         config.timeoutSeconds)
                               .str()
                         : "no answer: " + response.transportError;

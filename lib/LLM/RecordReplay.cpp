@@ -92,6 +92,10 @@ RecordingClient::complete(const ChatRequest &request) {
   auto id = store.addLLMCall(call);
   if (!id)
     return id.takeError();
+  // This answer is used up: the same prompt again asks the model again (as
+  // a replay of this run will find it, in this order).
+  if (call.status == "ok")
+    ++answeredPerKey[key];
   if (call.status != "ok")
     return llvm::createStringError(call.error);
   reply->callId = *id;

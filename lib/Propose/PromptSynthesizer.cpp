@@ -36,6 +36,10 @@ public:
     full += other.full;
     key += other.key;
   }
+  /// Retrieved context (knowledge, skills) is left out of the key: the
+  /// library grows between a recording and its replay, the question asked
+  /// stays the same.
+  void appendRetrieved(const PromptText &other) { full += other.full; }
   size_t size() const { return full.size(); }
   std::string full, key;
 };
@@ -220,10 +224,16 @@ ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
       rows.push_back(&node);
     break;
   case MemoryOperator::Combine:
-    heading = "the best candidates so far: combine the ideas of the payload "
-              "with theirs";
-    for (const NodeView &node : context.elite)
+    heading = "both the path to this payload and the best candidates so "
+              "far: combine the ideas of the payload with theirs";
+    for (const NodeView &node : context.trajectory)
       rows.push_back(&node);
+    for (const NodeView &node : context.elite)
+      if (node.index != parent.index &&
+          llvm::none_of(context.trajectory, [&](const NodeView &step) {
+            return step.index == node.index;
+          }))
+        rows.push_back(&node);
     break;
   case MemoryOperator::Restart:
     heading = "none: a clean slate, try an approach different from the "
@@ -236,6 +246,19 @@ ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
   if (!rows.empty())
     memory.add("| node | by | strategy | speedup | error |\n|---|---|---|---|"
                "---|\n");
+
+  // Whatever the memory, what was already proposed from this payload is
+  // listed, so the model does not propose it again.
+  if (inputs.memory != MemoryOperator::CompareSiblings &&
+      inputs.memory != MemoryOperator::Restart && !context.siblings.empty()) {
+    memory.add("Already proposed from this payload (do not repeat): ");
+    for (const NodeView &sibling : context.siblings) {
+      memory.add("\"" + llvm::StringRef(sibling.strategy).take_front(100).str() +
+                 "\" (" + (sibling.status.empty() ? "?" : sibling.status) +
+                 "); ");
+    }
+    memory.add("\n");
+  }
 
   PromptText task;
   task.add("# Task\nPropose one rewrite of the payload above that computes "
@@ -291,13 +314,17 @@ ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
   user.append(essential);
   user.append(memory);
   if (skills.size()) {
-    user.add("# Skills learnt by earlier searches on similar kernels\n");
-    user.append(skills);
-    user.add("\n");
+    PromptText section;
+    section.add("# Skills learnt by earlier searches on similar kernels\n");
+    section.append(skills);
+    section.add("\n");
+    user.appendRetrieved(section);
   }
   if (knowledge.size()) {
-    user.add("# Knowledge\n");
-    user.append(knowledge);
+    PromptText section;
+    section.add("# Knowledge\n");
+    section.append(knowledge);
+    user.appendRetrieved(section);
   }
   user.append(task);
 
