@@ -6,6 +6,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 
+#include <cstdio>
+
 using namespace ke::propose;
 using ke::llm::ChatRequest;
 
@@ -44,8 +46,11 @@ public:
   std::string full, key;
 };
 
+/// Four significant digits, the way people read measurements.
 std::string formatNumber(double value) {
-  return llvm::formatv("{0:g4}", value).str();
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.4g", value);
+  return buffer;
 }
 
 void addSpeedup(PromptText &text, const NodeView &node) {

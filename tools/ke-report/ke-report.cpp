@@ -175,9 +175,9 @@ int showKnowledge(store::Store &database) {
   if (!passages)
     return fail(llvm::toString(passages.takeError()));
   for (const store::KnowledgePassage &passage : *passages)
-    llvm::outs() << llvm::formatv("{0:f2}  {1} / {2}  ({3})\n", passage.score,
+    llvm::outs() << llvm::formatv("{0:f2}  [{4}] {1} / {2}  ({3})\n", passage.score,
                                   passage.title, passage.heading,
-                                  passage.path);
+                                  passage.path, passage.category);
   return 0;
 }
 } // namespace
