@@ -136,3 +136,52 @@ TEST_F(StoreTest, RefusesANewerSchema) {
             std::string::npos);
 }
 } // namespace
+
+TEST_F(StoreTest, MigratesAVersion1File) {
+  // A file as ke wrote it before LLM calls and skills existed.
+  sqlite3 *database = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &database), SQLITE_OK);
+  const char *version1 = R"sql(
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO meta(key, value) VALUES ('application', 'ke');
+    CREATE TABLE runs(id INTEGER PRIMARY KEY, input_hash TEXT NOT NULL,
+      options TEXT NOT NULL, started REAL NOT NULL, finished REAL,
+      status TEXT NOT NULL DEFAULT 'running');
+    CREATE TABLE kernels(id INTEGER PRIMARY KEY, run INTEGER NOT NULL
+      REFERENCES runs(id), name TEXT NOT NULL, target TEXT NOT NULL,
+      reference_ir TEXT NOT NULL, naive_time_ns REAL, UNIQUE(run, name));
+    CREATE TABLE nodes(id INTEGER PRIMARY KEY, run INTEGER NOT NULL
+      REFERENCES runs(id), kernel INTEGER NOT NULL REFERENCES kernels(id),
+      parent INTEGER REFERENCES nodes(id), payload_ir TEXT NOT NULL,
+      ir_hash TEXT NOT NULL, proposer TEXT NOT NULL, strategy TEXT NOT NULL,
+      schedule TEXT NOT NULL, memory_operator TEXT NOT NULL,
+      status TEXT NOT NULL, error TEXT NOT NULL, time_ns REAL, speedup REAL,
+      diagnosis TEXT NOT NULL, created REAL NOT NULL);
+    CREATE INDEX nodes_by_kernel ON nodes(kernel, ir_hash);
+    INSERT INTO runs VALUES (1, 'h', '{}', 0, NULL, 'finished');
+    INSERT INTO kernels VALUES (1, 1, 'k', 'cpu', 'ir', 100.0);
+    INSERT INTO nodes VALUES (1, 1, 1, NULL, 'ir', 'x', 'library', 's', 's',
+      'inherit', 'correct', '', 50.0, 2.0, '{}', 0);
+    PRAGMA user_version = 1;
+  )sql";
+  ASSERT_EQ(sqlite3_exec(database, version1, nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(database);
+
+  std::unique_ptr<Store> store = openOrFail();
+  ASSERT_TRUE(store);
+  EXPECT_EQ(store->getSchemaVersion(), kSchemaVersion);
+  auto nodes = store->loadNodes(1);
+  ASSERT_TRUE(bool(nodes)) << llvm::toString(nodes.takeError());
+  ASSERT_EQ(nodes->size(), 1u);
+  EXPECT_EQ((*nodes)[0].speedup, 2.0);
+  EXPECT_FALSE((*nodes)[0].llmCall);
+  SkillRecord skill;
+  skill.target = "cpu";
+  skill.opKinds = "matmul";
+  skill.gain = 1.5;
+  ASSERT_TRUE(bool(store->addSkill(skill)));
+  auto skills = store->findSkills("cpu", "fill,matmul", 5);
+  ASSERT_TRUE(bool(skills));
+  EXPECT_EQ(skills->size(), 1u); // shares the matmul
+}
