@@ -6,6 +6,7 @@
 include "ke/KeDialect.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Ke_CandidateStatus : I32EnumAttr<"CandidateStatus",
     "what the evaluation of a candidate found", [
@@ -102,6 +103,32 @@ def Ke_CandidateOp : Ke_Op<"candidate", [
     /// The median time in nanoseconds from `metrics`, if measured.
     std::optional<double> getMedianTimeNs();
   }];
+}
+
+def Ke_ProbeStartOp : Ke_Op<"probe_start", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Starts timing a region of a kernel (profiling)";
+  let description = [{
+    Inserted by `ke-instrument` before a top-level loop nest or linalg op;
+    `ke.probe_stop` with the same `id` ends the region. `ke-lower-probes`
+    turns both into calls of the profiling runtime (`ke_probe_start(id)`,
+    `ke_probe_stop(id)`), which read a monotonic clock and accumulate the
+    time per region; `ke-run --profile` reports each region's share. The
+    write effect keeps probes in place: nothing moves across them.
+
+    ```mlir
+    ke.probe_start 0 "0:linalg.matmul"
+    %0 = linalg.matmul ...
+    ke.probe_stop 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$id, StrAttr:$region);
+  let assemblyFormat = "$id $region attr-dict";
+}
+
+def Ke_ProbeStopOp : Ke_Op<"probe_stop", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Ends the region started by the ke.probe_start of the same id";
+  let arguments = (ins I64Attr:$id);
+  let assemblyFormat = "$id attr-dict";
 }
 
 #endif // KE_OPS_TD

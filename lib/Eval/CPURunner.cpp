@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Eval/CPURunner.h"
+#include "ke/Eval/ProbeRuntime.h"
 
 #include "ke/Support/DiagnosticCollector.h"
 
@@ -126,6 +127,17 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
         "jit: " + llvm::toString(engine.takeError()) +
         (diagnostics.str().empty() ? std::string()
                                    : " (" + diagnostics.str() + ")"));
+  // Profiling probes (ke-instrument) call into this process.
+  (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("ke_probe_start")] = {
+        llvm::orc::ExecutorAddr::fromPtr(getProbeStartAddress()),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("ke_probe_stop")] = {
+        llvm::orc::ExecutorAddr::fromPtr(getProbeStopAddress()),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   auto entry = (*engine)->lookupPacked(entryName);
   if (!entry)
     return llvm::createStringError("jit: " + llvm::toString(entry.takeError()));

@@ -127,6 +127,8 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
         "--timeout=" + std::to_string(options.timeoutSeconds)};
     if (request.naive)
       arguments.push_back("--naive");
+    if (options.profile)
+      arguments.push_back("--profile");
     if (!options.referenceCache.empty())
       arguments.push_back("--reference-cache=" + options.referenceCache);
     llvm::SmallVector<llvm::StringRef> argumentRefs(arguments.begin(),

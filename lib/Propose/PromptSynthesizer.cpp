@@ -113,6 +113,18 @@ void addDiagnosis(PromptText &text, const NodeView &node) {
     text.addMeasured(formatNumber(*error));
     text.add("\n");
   }
+  if (const llvm::json::Object *counters = object->getObject("counters")) {
+    double cycles = counters->getNumber("cycles").value_or(0);
+    double instructions = counters->getNumber("instructions").value_or(0);
+    text.add("- hardware counters per call: ");
+    text.addMeasured(llvm::formatv("{0:f0} cycles, IPC {1:f2}, {2:f0} cache "
+                                   "misses",
+                                   cycles, instructions / std::max(1.0, cycles),
+                                   counters->getNumber("cache_misses")
+                                       .value_or(0))
+                         .str());
+    text.add("\n");
+  }
   if (const llvm::json::Array *profile = object->getArray("profile")) {
     text.add("- time shares by region:");
     for (const llvm::json::Value &region : *profile)

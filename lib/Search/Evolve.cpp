@@ -270,6 +270,11 @@ void EvolvePass::runOnOperation() {
                        << "'; expected library, llm, mixed or file";
     return signalPassFailure();
   }
+  if (!llvm::is_contained({"on", "off", "auto"}, profile.getValue())) {
+    module.emitError() << "ke-evolve: profile must be on, off or auto, not '"
+                       << profile << "'";
+    return signalPassFailure();
+  }
   if (proposer == "file" && proposals.empty()) {
     module.emitError() << "ke-evolve: proposer=file needs proposals=<file>";
     return signalPassFailure();
@@ -449,6 +454,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   evaluatorOptions.workDirectory = workDirectory;
   // The reference runs once per seed for the whole search, not per candidate.
   evaluatorOptions.referenceCache = workDirectory + "/reference-cache";
+  evaluatorOptions.profile =
+      profile == "on" || (profile == "auto" && llmSession != nullptr);
   eval::SubprocessEvaluator evaluator(evaluatorOptions);
 
   // The naive reference's time is the baseline of every speedup.

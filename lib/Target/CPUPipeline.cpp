@@ -21,6 +21,7 @@ namespace {
 /// with identity layouts, and temporaries are freed, so a kernel can be called
 /// in a timing loop.
 constexpr llvm::StringLiteral kBufferize =
+    "ke-lower-probes,"
     "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "

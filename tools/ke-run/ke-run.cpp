@@ -9,6 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Eval/CPURunner.h"
+#include "ke/Eval/HardwareCounters.h"
+#include "ke/Eval/ProbeRuntime.h"
+#include "ke/Support/DiagnosticCollector.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "ke/Eval/Compare.h"
 #include "ke/Eval/Inputs.h"
 #include "ke/Eval/KernelSignature.h"
@@ -36,7 +41,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
+#include <chrono>
 #include <csetjmp>
+#include <map>
 #include <csignal>
 #include <cstring>
 #include <sys/resource.h>
@@ -102,6 +109,12 @@ static cl::opt<std::string> referenceCache(
     "reference-cache",
     cl::desc("Directory caching the reference's outputs per seed, so that "
              "evaluating many candidates of one kernel runs it once"),
+    cl::cat(runCategory));
+static cl::opt<bool> profile(
+    "profile",
+    cl::desc("Also run an instrumented copy (ke-instrument) and report each "
+             "top-level region's share of the time, plus hardware counters "
+             "(perf_event_open) when the kernel allows them"),
     cl::cat(runCategory));
 static cl::opt<int64_t> vectorWidth("vector-width", cl::init(8),
                                     cl::desc("Vector width of the default "
@@ -197,6 +210,13 @@ struct KernelReport {
   WorkEstimate work;
   std::optional<MachinePeaks> peaks;
   std::string error; ///< "<stage>: <message>", empty when correct
+  struct Region {
+    std::string name;
+    double nsPerCall = 0.0, share = 0.0;
+  };
+  std::vector<Region> regions; ///< --profile
+  std::map<std::string, double> counters; ///< per call, --profile
+  std::string countersError;
 };
 
 /// The stage running now, named in errors when a kernel crashes or hangs.
@@ -248,6 +268,56 @@ void saveCachedOutputs(llvm::StringRef key, uint64_t inputSeed,
     }
     llvm::sys::fs::rename(temporary, path);
   }
+}
+
+/// Runs an instrumented copy of the evaluated function `runs` times and
+/// records each region's time per call and share of the call's time.
+llvm::Error profileRegions(KernelJob job,
+                           const ke::LowerCPUOptions &options,
+                           const KernelSignature &signature,
+                           llvm::ArrayRef<HostTensor> inputs, int runs,
+                           KernelReport &report) {
+  MLIRContext *context = job.evaluated.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
+  auto copy = cast<func::FuncOp>(job.evaluated->clone());
+  module->push_back(copy);
+  {
+    ke::DiagnosticCollector diagnostics(context);
+    PassManager pm(context, ModuleOp::getOperationName());
+    if (failed(parsePassPipeline("func.func(ke-instrument)",
+                                 pm)) ||
+        failed(pm.run(*module)))
+      return llvm::createStringError("profile: " + diagnostics.str());
+  }
+  std::map<int64_t, std::string> names;
+  copy.walk([&](ke::ProbeStartOp probe) {
+    names[probe.getId()] = probe.getRegion().str();
+  });
+  auto instrumented = CPUKernel::compile(copy, options, signature);
+  if (!instrumented)
+    return llvm::createStringError("profile " +
+                                   llvm::toString(instrumented.takeError()));
+  resetProbes();
+  auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < runs; ++i)
+    if (llvm::Error error = (*instrumented)->run(inputs, nullptr))
+      return error;
+  double wallNs = std::chrono::duration<double, std::nano>(
+                      std::chrono::steady_clock::now() - started)
+                      .count() /
+                  runs;
+  std::vector<RegionTime> times = readProbes();
+  double inside = 0.0;
+  for (auto [id, name] : names) {
+    double ns = id < int64_t(times.size()) ? times[id].totalNs / runs : 0.0;
+    inside += ns;
+    report.regions.push_back({name, ns, wallNs > 0 ? ns / wallNs : 0.0});
+  }
+  // What no probe covers: ops between regions, allocation, the call itself.
+  if (wallNs > inside)
+    report.regions.push_back({"(outside regions)", wallNs - inside,
+                              (wallNs - inside) / wallNs});
+  return llvm::Error::success();
 }
 
 llvm::Error evaluate(KernelJob job, KernelReport &report) {
@@ -348,6 +418,24 @@ llvm::Error evaluate(KernelJob job, KernelReport &report) {
   }
   currentStage = "calibrate";
   report.peaks = getOrCalibratePeaks(threads);
+  if (profile) {
+    currentStage = "profile";
+    int runs = std::clamp(report.timing->runs, 3, 20);
+    if (llvm::Error error =
+            profileRegions(job, candidateOptions, *signature, inputs, runs,
+                           report))
+      return error;
+    if (auto counters = HardwareCounters::open()) {
+      (*counters)->start();
+      for (int i = 0; i < runs; ++i)
+        if (llvm::Error error = (*candidate)->run(inputs, nullptr))
+          return error;
+      for (auto &[name, value] : (*counters)->stop())
+        report.counters[name] = value / runs;
+    } else {
+      report.countersError = llvm::toString(counters.takeError());
+    }
+  }
   return llvm::Error::success();
 }
 
@@ -363,6 +451,20 @@ void printReport(const KernelReport &report) {
           report.work.flops / medianNs, report.work.bytes / medianNs);
     if (!report.error.empty())
       llvm::outs() << "\n  error: " << report.error;
+    for (const KernelReport::Region &region : report.regions)
+      llvm::outs() << llvm::formatv("\n  {0,5:f1}%  {1,10:f1} us  {2}",
+                                    region.share * 100, region.nsPerCall / 1e3,
+                                    region.name);
+    if (profile && !report.countersError.empty())
+      llvm::outs() << "\n  counters: unavailable: " << report.countersError;
+    else if (profile && report.counters.count("cycles"))
+      llvm::outs() << llvm::formatv(
+          "\n  counters: {0:f0} cycles, {1:f0} instructions (IPC {2:f2}), "
+          "{3:f0} cache misses per call",
+          report.counters.at("cycles"), report.counters.at("instructions"),
+          report.counters.at("instructions") /
+              std::max(1.0, report.counters.at("cycles")),
+          report.counters.at("cache_misses"));
     llvm::outs() << "\n";
     return;
   }
@@ -399,6 +501,25 @@ void printReport(const KernelReport &report) {
     object["peak_gbps"] = report.peaks->gbps;
   } else {
     object["bound"] = nullptr;
+  }
+  if (profile) {
+    llvm::json::Array regions;
+    for (const KernelReport::Region &region : report.regions)
+      regions.push_back(llvm::json::Object{{"region", region.name},
+                                           {"time_ns", region.nsPerCall},
+                                           {"share", region.share}});
+    object["profile"] = std::move(regions);
+    if (report.countersError.empty() && !report.counters.empty()) {
+      llvm::json::Object counters;
+      for (auto &[name, value] : report.counters)
+        counters[name] = value;
+      object["counters"] = std::move(counters);
+    } else {
+      object["counters"] = nullptr;
+      object["counters_error"] = report.countersError.empty()
+                                     ? llvm::json::Value(nullptr)
+                                     : llvm::json::Value(report.countersError);
+    }
   }
   llvm::outs() << llvm::json::Value(std::move(object)) << "\n";
   llvm::outs().flush();

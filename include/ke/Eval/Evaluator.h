@@ -53,6 +53,8 @@ struct SubprocessEvaluatorOptions {
   std::string workDirectory;     ///< where stdout/stderr files go
   /// Directory where ke-run caches the reference's outputs (empty: none).
   std::string referenceCache;
+  /// ke-run --profile: region shares and counters in the diagnosis.
+  bool profile = false;
 };
 
 class SubprocessEvaluator : public Evaluator {

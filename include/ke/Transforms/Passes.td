@@ -154,6 +154,10 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"skills", "skills", "bool", /*default=*/"true",
            "Distil skills from children that beat their parent by 5% and "
            "use recorded skills (prompts, warm start)">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"auto\"",
+           "Profile every candidate (ke-run --profile: time share of each "
+           "top-level region, hardware counters) for its diagnosis: on, off, "
+           "or auto (on when an LLM reads the diagnosis)">,
     Option<"warmStart", "warm-start", "bool", /*default=*/"true",
            "Propose the schedules of the best skills recorded for the same "
            "op kinds and target first">
@@ -200,6 +204,33 @@ def KeRewrite : Pass<"ke-rewrite", "mlir::ModuleOp"> {
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
     "::mlir::vector::VectorDialect", "::mlir::transform::TransformDialect"
   ];
+}
+
+def KeInstrument : Pass<"ke-instrument", "mlir::func::FuncOp"> {
+  let summary = "Put profiling probes around each top-level loop nest and linalg op";
+  let description = [{
+    Brackets every top-level linalg op and loop (`scf.for`, `scf.forall`,
+    `scf.parallel`, `affine.for`) of a function body with `ke.probe_start`
+    / `ke.probe_stop`, named `<index>:<op name>`. Apply it to a scheduled
+    candidate (the probes stay where they are through the lowering: loops
+    a schedule makes out of a linalg op replace it in place). On the CPU,
+    `ke-lower-cpu` turns probes into runtime calls that read a monotonic
+    clock; `ke-run --profile` prints each region's share of the time, and
+    the search puts the shares into the diagnosis an LLM sees.
+  }];
+  let dependentDialects = ["::ke::KeDialect"];
+}
+
+def KeLowerProbes : Pass<"ke-lower-probes", "mlir::ModuleOp"> {
+  let summary = "Turn profiling probes into calls of the profiling runtime";
+  let description = [{
+    `ke.probe_start N "name"` becomes `func.call @ke_probe_start(N)` and
+    `ke.probe_stop N` becomes `func.call @ke_probe_stop(N)` (private
+    declarations are added). `ke-run` provides both functions; they read a
+    monotonic clock and accumulate nanoseconds per region. Part of
+    `ke-lower-cpu`; a module without probes is left unchanged.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect"];
 }
 
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
