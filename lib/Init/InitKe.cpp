@@ -19,4 +19,5 @@ void ke::registerKeDialects(mlir::DialectRegistry &registry) {
 void ke::registerAllKePasses() {
   ke::registerKePasses();
   ke::registerLowerCPUPipeline();
+  ke::registerLowerRISCVPipeline();
 }

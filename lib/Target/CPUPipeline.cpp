@@ -34,6 +34,10 @@ constexpr llvm::StringLiteral kLoops =
     "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
     "canonicalize),convert-vector-to-scf,scf-forall-to-parallel,"
     "convert-scf-to-openmp,";
+/// Without a thread runtime scf.forall runs sequentially.
+constexpr llvm::StringLiteral kSequentialLoops =
+    "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
+    "canonicalize),convert-vector-to-scf,scf-forall-to-for,";
 
 /// Memrefs go to LLVM before scf to cf: the alloca scopes OpenMP loops
 /// bring must still have a single block when they are lowered.
@@ -48,16 +52,17 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
                                         const LowerCPUOptions &options,
                                         llvm::raw_ostream &errors) {
   std::string text;
+  llvm::StringRef loops = options.threads ? kLoops : kSequentialLoops;
   if (options.naive) {
     // No schedule of its own; vectors a schedule already made (a search
     // candidate) are lowered like in the default pipeline.
-    text = (kBufferize + kLoops + kToLLVM).str();
+    text = (kBufferize + loops + kToLLVM).str();
   } else {
     text = llvm::formatv(
         "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg,"
         "ke-tile-and-vectorize{{vector-width={0}},canonicalize,cse),"
         "{1}{2}{3}",
-        static_cast<int64_t>(options.vectorWidth), kBufferize, kLoops, kToLLVM);
+        static_cast<int64_t>(options.vectorWidth), kBufferize, loops, kToLLVM);
   }
   return parsePassPipeline(text, pm, errors);
 }
@@ -74,5 +79,22 @@ void ke::registerLowerCPUPipeline() {
       [](OpPassManager &pm, const LowerCPUOptions &options) {
         if (failed(buildLowerCPUPipeline(pm, options, llvm::errs())))
           llvm::report_fatal_error("ke-lower-cpu: could not build pipeline");
+      });
+}
+
+void ke::registerLowerRISCVPipeline() {
+  PassPipelineRegistration<LowerCPUOptions>(
+      "ke-lower-riscv",
+      "Lower tensor kernels to the LLVM dialect for RISC-V rv64gcv: "
+      "ke-lower-cpu without a thread runtime (scf.forall runs as sequential "
+      "loops); fixed-length vectors become RVV code in the RISC-V backend "
+      "(ke-run --target riscv --emit=asm|obj shows it).",
+      [](OpPassManager &pm, const LowerCPUOptions &options) {
+        LowerCPUOptions sequential;
+        sequential.naive = options.naive.getValue();
+        sequential.vectorWidth = options.vectorWidth.getValue();
+        sequential.threads = false;
+        if (failed(buildLowerCPUPipeline(pm, sequential, llvm::errs())))
+          llvm::report_fatal_error("ke-lower-riscv: could not build pipeline");
       });
 }

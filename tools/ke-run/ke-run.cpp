@@ -11,6 +11,7 @@
 #include "ke/Eval/CPURunner.h"
 #include "ke/Eval/HardwareCounters.h"
 #include "ke/Eval/ProbeRuntime.h"
+#include "ke/Eval/RISCVRunner.h"
 #include "ke/Support/DiagnosticCollector.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -116,6 +117,19 @@ static cl::opt<bool> profile(
              "top-level region's share of the time, plus hardware counters "
              "(perf_event_open) when the kernel allows them"),
     cl::cat(runCategory));
+static cl::opt<bool> emitAssembly(
+    "emit-asm",
+    cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
+    cl::cat(runCategory));
+static cl::opt<std::string>
+    riscvCPU("riscv-cpu", cl::init("sifive-x280"),
+             cl::desc("riscv: the CPU model of code generation and of "
+                      "llvm-mca's cycle estimate"),
+             cl::cat(runCategory));
+static cl::opt<double>
+    riscvGHz("riscv-ghz", cl::init(1.0),
+             cl::desc("riscv: clock that turns estimated cycles into time"),
+             cl::cat(runCategory));
 static cl::opt<int64_t> vectorWidth("vector-width", cl::init(8),
                                     cl::desc("Vector width of the default "
                                              "schedule"),
@@ -217,6 +231,8 @@ struct KernelReport {
   std::vector<Region> regions; ///< --profile
   std::map<std::string, double> counters; ///< per call, --profile
   std::string countersError;
+  std::string timeSource = "measured"; ///< how time_ns was obtained
+  std::optional<double> cycles;         ///< riscv: the estimate
 };
 
 /// The stage running now, named in errors when a kernel crashes or hangs.
@@ -317,6 +333,84 @@ llvm::Error profileRegions(KernelJob job,
   if (wallNs > inside)
     report.regions.push_back({"(outside regions)", wallNs - inside,
                               (wallNs - inside) / wallNs});
+  return llvm::Error::success();
+}
+
+/// The riscv target: the candidate runs under qemu (rv64gcv), the reference
+/// on the host; the time is llvm-mca's estimate.
+llvm::Error evaluateRISCV(KernelJob job, KernelReport &report) {
+  currentStage = "signature";
+  llvm::Expected<KernelSignature> signature = getKernelSignature(job.evaluated);
+  if (!signature)
+    return llvm::createStringError("signature: " +
+                                   llvm::toString(signature.takeError()));
+  if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
+    return llvm::createStringError(
+        "signature: the reference's function type differs from the kernel's");
+  report.work = estimateWork(job.reference);
+  currentStage = "lower";
+  ke::LowerCPUOptions candidateOptions;
+  candidateOptions.naive = naive.getValue();
+  candidateOptions.vectorWidth = vectorWidth.getValue();
+  RISCVRunOptions runOptions;
+  runOptions.codegen.cpu = riscvCPU;
+  runOptions.timeoutSeconds = timeoutSeconds ? timeoutSeconds : 600;
+  runOptions.clockGHz = riscvGHz;
+  auto candidate = RISCVKernel::compile(job.evaluated, candidateOptions,
+                                        *signature, runOptions);
+  if (!candidate)
+    return candidate.takeError();
+  if (emitAssembly)
+    llvm::outs() << (*candidate)->getAssembly();
+  ke::LowerCPUOptions referenceOptions;
+  referenceOptions.naive = true;
+  std::unique_ptr<CPUKernel> reference;
+  for (unsigned s = 0; s < std::max(1u, numSeeds.getValue()); ++s) {
+    uint64_t inputSeed = seed + s;
+    currentStage = "inputs";
+    llvm::SmallVector<HostTensor> inputs, expected, actual;
+    for (auto [index, spec] : llvm::enumerate(signature->arguments))
+      inputs.push_back(makeInput(spec, inputSeed, index));
+    currentStage = "run reference";
+    if (!reference) {
+      auto compiled =
+          CPUKernel::compile(job.reference, referenceOptions, *signature);
+      if (!compiled)
+        return llvm::createStringError("reference " +
+                                       llvm::toString(compiled.takeError()));
+      reference = std::move(*compiled);
+    }
+    if (llvm::Error error = reference->run(inputs, &expected))
+      return llvm::createStringError("reference " +
+                                     llvm::toString(std::move(error)));
+    currentStage = "run";
+    if (llvm::Error error = (*candidate)->run(inputs, actual))
+      return error;
+    currentStage = "compare";
+    for (size_t r = 0; r < expected.size(); ++r) {
+      Tolerance tolerance = signature->getTolerance(expected[r].getSpec().kind);
+      Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
+      report.maxAbsError = std::max(report.maxAbsError, comparison.maxAbsError);
+      report.maxRelError = std::max(report.maxRelError, comparison.maxRelError);
+      if (!comparison.matches)
+        return llvm::createStringError(llvm::formatv(
+            "compare: result #{0} differs from the reference with seed {1}: "
+            "{2} of {3} elements mismatch; first: {4}",
+            r, inputSeed, comparison.numMismatches,
+            expected[r].getNumElements(), comparison.firstMismatch));
+    }
+  }
+  report.correct = true;
+  if (checkOnly)
+    return llvm::Error::success();
+  double cycles = (*candidate)->getEstimatedCycles();
+  report.cycles = cycles;
+  double ns = cycles / riscvGHz;
+  report.timing = TimingResult{ns, ns, 1};
+  report.timeSource = llvm::formatv(
+      "estimate: llvm-mca -mcpu={0} cycles per basic block x block "
+      "executions counted under qemu-riscv64, at {1} GHz",
+      riscvCPU.getValue(), riscvGHz.getValue());
   return llvm::Error::success();
 }
 
@@ -481,6 +575,9 @@ void printReport(const KernelReport &report) {
                             {"error", report.error.empty()
                                           ? llvm::json::Value(nullptr)
                                           : llvm::json::Value(report.error)}};
+  object["time_source"] = report.timeSource;
+  if (report.cycles)
+    object["cycles"] = *report.cycles;
   if (report.timing && medianNs > 0) {
     object["time_ns"] = llvm::json::Object{{"median", report.timing->medianNs},
                                            {"min", report.timing->minNs},
@@ -730,15 +827,17 @@ int main(int argc, char **argv) {
     KernelReport report;
     report.name = job.name;
     report.candidate = job.candidate;
-    if (targetName != "cpu") {
+    if (targetName != "cpu" && targetName != "riscv") {
       report.error = "target: the '" + targetName.getValue() +
-                     "' runner is not available in this build; only cpu "
-                     "kernels can be run";
+                     "' runner is not available in this build; cpu and "
+                     "riscv kernels can be run";
     } else if (sigsetjmp(recoveryPoint, 1) == 0) {
       recoveryArmed = 1;
-      if (timeoutSeconds)
+      // qemu runs in a child process with its own time limit.
+      if (timeoutSeconds && targetName == "cpu")
         alarm(timeoutSeconds);
-      llvm::Error error = evaluate(job, report);
+      llvm::Error error = targetName == "riscv" ? evaluateRISCV(job, report)
+                                                : evaluate(job, report);
       alarm(0);
       recoveryArmed = 0;
       if (error) {

@@ -28,6 +28,11 @@ struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
       llvm::cl::desc("Vector width of the default schedule (ignored with "
                      "naive)"),
       llvm::cl::init(8)};
+  Option<bool> threads{
+      *this, "threads",
+      llvm::cl::desc("Run scf.forall on OpenMP threads (false: sequential "
+                     "loops, for targets without a thread runtime)"),
+      llvm::cl::init(true)};
 };
 
 /// Appends the CPU lowering to `pm`, which must be anchored on builtin.module.
@@ -38,6 +43,8 @@ llvm::LogicalResult buildLowerCPUPipeline(mlir::OpPassManager &pm,
 
 /// Registers `ke-lower-cpu` with the pass registry.
 void registerLowerCPUPipeline();
+/// Registers `ke-lower-riscv`: ke-lower-cpu with threads=false.
+void registerLowerRISCVPipeline();
 
 } // namespace ke
 
