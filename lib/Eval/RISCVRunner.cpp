@@ -27,9 +27,11 @@ using namespace ke::eval;
 namespace {
 constexpr llvm::StringLiteral kGCC = "riscv64-linux-gnu-gcc";
 constexpr llvm::StringLiteral kQEMU = "qemu-riscv64";
-/// RVV 1.0 with 128-bit vector registers (the smallest a V core has).
+/// RVV 1.0 with 512-bit vector registers: code generated for a CPU model
+/// may assume its VLEN as a minimum (sifive-x280: 512), so the emulated
+/// machine must have at least as much.
 constexpr llvm::StringLiteral kQEMUCPU =
-    "rv64,v=true,vlen=128,elen=64,vext_spec=v1.0";
+    "rv64,v=true,vlen=512,elen=64,vext_spec=v1.0";
 
 std::optional<std::string> findTool(llvm::StringRef name,
                                     llvm::ArrayRef<llvm::StringRef> paths = {}) {
@@ -215,10 +217,60 @@ llvm::Expected<std::string> makeHarness(llvm::StringRef name,
   return c;
 }
 
-/// Cycles per iteration of each "b<N>" region of llvm-mca's report.
+/// The marked assembly regrouped by machine basic block: each block with
+/// instructions becomes llvm-mca region "m<i>", and `owner[i]` is the IR
+/// block whose markers it holds (a loop rotated by block placement splits
+/// one IR block over several machine blocks; each runs as often as it).
+/// Machine blocks without a marker (made by codegen) own nothing: -1.
+std::string regroupByMachineBlock(llvm::StringRef assembly,
+                                  std::vector<int> &owner) {
+  static const llvm::Regex label("^[A-Za-z_.$][A-Za-z0-9_.$]*:");
+  static const llvm::Regex marker("LLVM-MCA-(BEGIN|END) b([0-9]+)");
+  llvm::SmallVector<llvm::StringRef> lines;
+  assembly.split(lines, '\n');
+  std::string out;
+  std::string block;
+  int blockOwner = -1;
+  bool hasInstructions = false;
+  auto flush = [&] {
+    if (hasInstructions) {
+      std::string name = "m" + std::to_string(owner.size());
+      out += "\t# LLVM-MCA-BEGIN " + name + "\n" + block +
+             "\t# LLVM-MCA-END " + name + "\n";
+      owner.push_back(blockOwner);
+    } else {
+      out += block;
+    }
+    block.clear();
+    blockOwner = -1;
+    hasInstructions = false;
+  };
+  for (llvm::StringRef line : lines) {
+    llvm::StringRef trimmed = line.trim();
+    llvm::SmallVector<llvm::StringRef> match;
+    if (marker.match(line, &match)) {
+      if (blockOwner < 0)
+        match[2].getAsInteger(10, blockOwner);
+      continue; // our markers replace the IR-level ones
+    }
+    if (label.match(line)) {
+      flush();
+      out += line.str() + "\n";
+      continue;
+    }
+    block += line.str() + "\n";
+    if (!trimmed.empty() && !trimmed.starts_with("#") &&
+        !trimmed.starts_with(".") && !trimmed.starts_with("@"))
+      hasInstructions = true;
+  }
+  flush();
+  return out;
+}
+
+/// Cycles per iteration of each "m<N>" region of llvm-mca's report.
 std::vector<double> parseMCA(llvm::StringRef report, unsigned numBlocks) {
   std::vector<double> cycles(numBlocks, 0.0);
-  static const llvm::Regex region("Code Region - b([0-9]+)");
+  static const llvm::Regex region("Code Region - m([0-9]+)");
   static const llvm::Regex iterations("^Iterations: +([0-9]+)");
   static const llvm::Regex total("^Total Cycles: +([0-9]+)");
   llvm::SmallVector<llvm::StringRef> lines;
@@ -332,7 +384,9 @@ RISCVKernel::compile(func::FuncOp function, const LowerCPUOptions &options,
     return harness.takeError();
   if (llvm::Error error = writeFile(path("kernel.o"), code->countingObject))
     return std::move(error);
-  if (llvm::Error error = writeFile(path("kernel.s"), code->markedAssembly))
+  std::vector<int> owner;
+  std::string regions = regroupByMachineBlock(code->markedAssembly, owner);
+  if (llvm::Error error = writeFile(path("kernel.s"), regions))
     return std::move(error);
   if (llvm::Error error = writeFile(path("harness.c"), *harness))
     return std::move(error);
@@ -353,7 +407,12 @@ RISCVKernel::compile(func::FuncOp function, const LowerCPUOptions &options,
            path("kernel.s")},
           path("mca.log"), runOptions.timeoutSeconds, "mca", &report))
     return std::move(error);
-  kernel->cyclesPerBlock = parseMCA(report, code->numBlocks);
+  // Cycles per IR block: the sum over the machine blocks it became.
+  std::vector<double> perMachineBlock = parseMCA(report, owner.size());
+  kernel->cyclesPerBlock.assign(code->numBlocks, 0.0);
+  for (auto [machineBlock, irBlock] : llvm::enumerate(owner))
+    if (irBlock >= 0 && unsigned(irBlock) < code->numBlocks)
+      kernel->cyclesPerBlock[irBlock] += perMachineBlock[machineBlock];
   return kernel;
 }
 
@@ -393,7 +452,15 @@ llvm::Error RISCVKernel::run(llvm::ArrayRef<HostTensor> inputs,
   blockCounts.assign(
       reinterpret_cast<const uint64_t *>((*counts)->getBufferStart()),
       reinterpret_cast<const uint64_t *>((*counts)->getBufferEnd()));
-  return llvm::Error::success();
+  // The estimate's terms, for whoever wonders where the cycles go.
+  std::string table = "block executions cycles/execution cycles\n";
+  for (size_t i = 0; i < std::min(blockCounts.size(), cyclesPerBlock.size());
+       ++i)
+    table += llvm::formatv("b{0} {1} {2:f2} {3:f0}\n", i, blockCounts[i],
+                           cyclesPerBlock[i],
+                           double(blockCounts[i]) * cyclesPerBlock[i])
+                 .str();
+  return writeFile(directory + "/estimate.txt", table);
 }
 
 double RISCVKernel::getEstimatedCycles() const {

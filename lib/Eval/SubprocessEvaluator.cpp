@@ -118,7 +118,7 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
         request.candidatePath,
         "--reference=" + request.referencePath,
         "--kernel=" + request.kernel,
-        "--target=cpu",
+        "--target=" + options.target,
         "--json",
         "--threads=" + std::to_string(options.threads),
         "--seed=" + std::to_string(options.seed),

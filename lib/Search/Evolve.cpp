@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Eval/Evaluator.h"
+#include "ke/Eval/RISCVRunner.h"
 #include "ke/KeDialect.h"
 #include "ke/Propose/Candidate.h"
 #include "ke/Propose/FileProposer.h"
@@ -62,13 +63,14 @@ std::string hashText(llvm::StringRef text) {
 /// The in-process part of the cheap checks: does a copy of the candidate
 /// lower for the target and translate to LLVM IR? A failure costs no
 /// subprocess. Empty if it does.
-std::string checkLowers(ModuleOp candidate) {
+std::string checkLowers(ModuleOp candidate, bool threads) {
   OwningOpRef<ModuleOp> copy = cast<ModuleOp>(candidate->clone());
   MLIRContext *context = candidate.getContext();
   ke::DiagnosticCollector diagnostics(context);
   PassManager pm(context, ModuleOp::getOperationName());
   LowerCPUOptions options;
   options.naive = true; // the candidate carries its own schedule
+  options.threads = threads;
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(buildLowerCPUPipeline(pm, options, errorStream)))
@@ -258,11 +260,17 @@ void EvolvePass::runOnOperation() {
                        << llvm::join(KernelOp::getKnownTargets(), ", ");
     return signalPassFailure();
   }
-  if (target != "cpu") {
+  if (target != "cpu" && target != "riscv") {
     module.emitError() << "ke-evolve: target '" << target
-                       << "' cannot be searched by this build yet; only cpu "
-                          "kernels can be evaluated";
+                       << "' cannot be searched by this build yet; cpu and "
+                          "riscv kernels can be evaluated";
     return signalPassFailure();
+  }
+  if (target == "riscv") {
+    if (llvm::Error error = eval::checkRISCVTools()) {
+      module.emitError() << "ke-evolve: " << llvm::toString(std::move(error));
+      return signalPassFailure();
+    }
   }
   if (!llvm::is_contained({"library", "llm", "mixed", "file"},
                           proposer.getValue())) {
@@ -454,6 +462,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   evaluatorOptions.workDirectory = workDirectory;
   // The reference runs once per seed for the whole search, not per candidate.
   evaluatorOptions.referenceCache = workDirectory + "/reference-cache";
+  evaluatorOptions.target = target;
   evaluatorOptions.profile =
       profile == "on" || (profile == "auto" && llmSession != nullptr);
   eval::SubprocessEvaluator evaluator(evaluatorOptions);
@@ -522,9 +531,11 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     arms.push_back(ownedProposer.get());
   } else {
     if (proposer != "llm") {
+      // RISC-V: no thread runtime, 8-float vectors (LMUL 1 at VLEN 256).
       auto library = std::make_unique<propose::TransformLibraryProposer>(
           seed * 7919 + kernelIndex * 104729 + summary.evaluated,
-          std::max(1u, threads.getValue()));
+          target == "riscv" ? 1u : std::max(1u, threads.getValue()),
+          target == "riscv" ? 8 : 16);
       if (skills && warmStart && recorded->empty())
         addWarmStart(*library, shapes, opKinds);
       ownedProposer = std::move(library);
@@ -636,7 +647,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         continue; // identical IR is never evaluated twice
       }
       if (problem.empty())
-        problem = checkLowers(*candidateModule);
+        problem = checkLowers(*candidateModule, target == "cpu");
       if (!problem.empty()) {
         node.status = "failed";
         node.error = problem;

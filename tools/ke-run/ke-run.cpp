@@ -126,6 +126,11 @@ static cl::opt<std::string>
              cl::desc("riscv: the CPU model of code generation and of "
                       "llvm-mca's cycle estimate"),
              cl::cat(runCategory));
+static cl::opt<std::string> workDirectory(
+    "work-dir",
+    cl::desc("riscv: keep the object, harness, assembly and llvm-mca input "
+             "in this directory (default: a temporary one, removed)"),
+    cl::cat(runCategory));
 static cl::opt<double>
     riscvGHz("riscv-ghz", cl::init(1.0),
              cl::desc("riscv: clock that turns estimated cycles into time"),
@@ -356,6 +361,7 @@ llvm::Error evaluateRISCV(KernelJob job, KernelReport &report) {
   runOptions.codegen.cpu = riscvCPU;
   runOptions.timeoutSeconds = timeoutSeconds ? timeoutSeconds : 600;
   runOptions.clockGHz = riscvGHz;
+  runOptions.workDirectory = workDirectory;
   auto candidate = RISCVKernel::compile(job.evaluated, candidateOptions,
                                         *signature, runOptions);
   if (!candidate)

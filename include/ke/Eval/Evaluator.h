@@ -55,6 +55,7 @@ struct SubprocessEvaluatorOptions {
   std::string referenceCache;
   /// ke-run --profile: region shares and counters in the diagnosis.
   bool profile = false;
+  std::string target = "cpu"; ///< ke-run --target
 };
 
 class SubprocessEvaluator : public Evaluator {
