@@ -66,6 +66,8 @@ llvm::Error execute(llvm::StringRef program,
   llvm::SmallVector<llvm::StringRef> argv = {program};
   for (const std::string &argument : arguments)
     argv.push_back(argument);
+  // Redirection does not truncate: start from an empty file.
+  llvm::sys::fs::remove(outputPath);
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, outputPath,
                                                 outputPath};
   std::string message;

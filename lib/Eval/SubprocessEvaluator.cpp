@@ -113,6 +113,10 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
     job.stderrPath =
         llvm::formatv("{0}/eval-{1}.err", options.workDirectory,
                       request.kernel + "-" + std::to_string(index));
+    // Redirection opens without truncating: a shorter output would leave
+    // the tail of an earlier evaluation's behind it.
+    llvm::sys::fs::remove(job.stdoutPath);
+    llvm::sys::fs::remove(job.stderrPath);
     std::vector<std::string> arguments = {
         options.keRunPath,
         request.candidatePath,
