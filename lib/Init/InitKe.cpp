@@ -8,6 +8,7 @@
 
 #include "ke/KeDialect.h"
 #include "ke/Target/CPUPipeline.h"
+#include "ke/Target/GPUPipeline.h"
 #include "ke/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -20,4 +21,5 @@ void ke::registerAllKePasses() {
   ke::registerKePasses();
   ke::registerLowerCPUPipeline();
   ke::registerLowerRISCVPipeline();
+  ke::registerLowerGPUPipelines();
 }

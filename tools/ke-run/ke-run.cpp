@@ -12,6 +12,9 @@
 #include "ke/Eval/HardwareCounters.h"
 #include "ke/Eval/ProbeRuntime.h"
 #include "ke/Eval/RISCVRunner.h"
+#include "ke/Eval/GPUCodeStats.h"
+#include "ke/Target/GPUPipeline.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "ke/Support/DiagnosticCollector.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -116,6 +119,11 @@ static cl::opt<bool> profile(
     cl::desc("Also run an instrumented copy (ke-instrument) and report each "
              "top-level region's share of the time, plus hardware counters "
              "(perf_event_open) when the kernel allows them"),
+    cl::cat(runCategory));
+static cl::opt<bool> compileOnly(
+    "compile-only",
+    cl::desc("nvgpu/amdgpu: compile and report the code's static metrics, "
+             "do not run on the GPU"),
     cl::cat(runCategory));
 static cl::opt<bool> emitAssembly(
     "emit-asm",
@@ -237,6 +245,9 @@ struct KernelReport {
   std::map<std::string, double> counters; ///< per call, --profile
   std::string countersError;
   std::string timeSource = "measured"; ///< how time_ns was obtained
+  std::optional<bool> compiled, runnable; ///< GPU targets
+  std::string notRunnable;               ///< why it could not run
+  std::optional<llvm::json::Value> gpuCode;
   std::optional<double> cycles;         ///< riscv: the estimate
 };
 
@@ -420,7 +431,90 @@ llvm::Error evaluateRISCV(KernelJob job, KernelReport &report) {
   return llvm::Error::success();
 }
 
-llvm::Error evaluate(KernelJob job, KernelReport &report) {
+llvm::Error evaluate(KernelJob job, KernelReport &report, bool timeIt);
+
+/// The texts of the gpu.binary objects of a lowered module (PTX or AMDGCN
+/// assembly with format=isa).
+std::vector<std::string> collectGPUCode(ModuleOp module) {
+  std::vector<std::string> code;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects())
+      if (auto attr = dyn_cast<gpu::ObjectAttr>(object))
+        code.push_back(attr.getObject().str());
+  });
+  return code;
+}
+
+/// nvgpu and amdgpu: the candidate's tensor program is checked on the CPU
+/// (correctness does not depend on the target), then compiled for the GPU;
+/// where it cannot run, its time is the documented static cost.
+llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
+  if (llvm::Error error = evaluate(job, report, /*timeIt=*/false))
+    return error;
+  currentStage = "lower";
+  MLIRContext *context = job.evaluated.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
+  auto clone = cast<func::FuncOp>(job.evaluated->clone());
+  module->push_back(clone);
+  for (NamedAttribute attr : llvm::to_vector(clone->getDiscardableAttrs()))
+    if (attr.getName().getValue().starts_with("ke."))
+      clone->removeAttr(attr.getName());
+  for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i) {
+    clone.removeArgAttr(i, "ke.range");
+    if (isa<TensorType>(clone.getArgument(i).getType()))
+      clone.setArgAttr(i, "bufferization.writable",
+                       BoolAttr::get(context, false));
+  }
+  clone->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
+  bool nvidia = targetName == "nvgpu";
+  {
+    ke::DiagnosticCollector diagnostics(context);
+    PassManager pm(context, ModuleOp::getOperationName());
+    ke::LowerGPUOptions options;
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    if (failed(nvidia ? ke::buildLowerNVGPUPipeline(pm, options, errorStream)
+                      : ke::buildLowerAMDGPUPipeline(pm, options, errorStream)))
+      return llvm::createStringError("lower: " + errors);
+    if (failed(pm.run(*module)) || !diagnostics.str().empty())
+      return llvm::createStringError("lower: " + diagnostics.str());
+  }
+  std::vector<std::string> code = collectGPUCode(*module);
+  if (code.empty())
+    return llvm::createStringError("lower: no GPU kernel came out of the "
+                                   "lowering");
+  GPUCodeStats stats;
+  for (const std::string &text : code) {
+    GPUCodeStats part = nvidia ? analyzePTX(text, "sm_90")
+                               : analyzeAMDGCN(text, "gfx942");
+    stats.chip = part.chip;
+    stats.source = part.source;
+    for (GPUKernelStats &kernel : part.kernels)
+      stats.kernels.push_back(std::move(kernel));
+  }
+  if (emitAssembly)
+    for (const std::string &text : code)
+      llvm::outs() << text;
+  report.compiled = true;
+  report.gpuCode = stats.toJSON();
+  report.runnable = false;
+  report.notRunnable =
+      nvidia ? (compileOnly ? "--compile-only"
+                            : "no NVIDIA GPU runner in this build")
+             : "no AMD GPU here: a HIP runner (libamdhip64) is not "
+               "implemented; ranked by static cost";
+  if (checkOnly)
+    return llvm::Error::success();
+  double cost = stats.getStaticCost();
+  report.timing = TimingResult{cost, cost, 1};
+  report.timeSource =
+      "static cost: sum over kernels of instructions x 8 / min(8, "
+      "occupancy) + 4 x spill bytes (not a time; correctness checked on the "
+      "CPU)";
+  return llvm::Error::success();
+}
+
+llvm::Error evaluate(KernelJob job, KernelReport &report, bool timeIt) {
   currentStage = "signature";
   llvm::Expected<KernelSignature> signature = getKernelSignature(job.evaluated);
   if (!signature)
@@ -498,7 +592,7 @@ llvm::Error evaluate(KernelJob job, KernelReport &report) {
     }
   }
   report.correct = true;
-  if (checkOnly)
+  if (checkOnly || !timeIt)
     return llvm::Error::success();
 
   currentStage = "timing";
@@ -582,14 +676,27 @@ void printReport(const KernelReport &report) {
                                           ? llvm::json::Value(nullptr)
                                           : llvm::json::Value(report.error)}};
   object["time_source"] = report.timeSource;
+  if (report.compiled)
+    object["compiled"] = *report.compiled;
+  if (report.runnable) {
+    object["runnable"] = *report.runnable;
+    if (!*report.runnable)
+      object["not_runnable"] = report.notRunnable;
+  }
+  if (report.gpuCode)
+    object["gpu_code"] = *report.gpuCode;
   if (report.cycles)
     object["cycles"] = *report.cycles;
   if (report.timing && medianNs > 0) {
     object["time_ns"] = llvm::json::Object{{"median", report.timing->medianNs},
                                            {"min", report.timing->minNs},
                                            {"runs", report.timing->runs}};
-    object["gflops"] = report.work.flops / medianNs;
-    object["gbps"] = report.work.bytes / medianNs;
+    // A static cost is not a time: no rates from it.
+    bool isCost = llvm::StringRef(report.timeSource).starts_with("static");
+    object["gflops"] = isCost ? llvm::json::Value(nullptr)
+                              : llvm::json::Value(report.work.flops / medianNs);
+    object["gbps"] = isCost ? llvm::json::Value(nullptr)
+                            : llvm::json::Value(report.work.bytes / medianNs);
   } else {
     object["time_ns"] = nullptr;
     object["gflops"] = nullptr;
@@ -833,17 +940,15 @@ int main(int argc, char **argv) {
     KernelReport report;
     report.name = job.name;
     report.candidate = job.candidate;
-    if (targetName != "cpu" && targetName != "riscv") {
-      report.error = "target: the '" + targetName.getValue() +
-                     "' runner is not available in this build; cpu and "
-                     "riscv kernels can be run";
-    } else if (sigsetjmp(recoveryPoint, 1) == 0) {
+    if (sigsetjmp(recoveryPoint, 1) == 0) {
       recoveryArmed = 1;
       // qemu runs in a child process with its own time limit.
       if (timeoutSeconds && targetName == "cpu")
         alarm(timeoutSeconds);
-      llvm::Error error = targetName == "riscv" ? evaluateRISCV(job, report)
-                                                : evaluate(job, report);
+      llvm::Error error =
+          targetName == "riscv" ? evaluateRISCV(job, report)
+          : targetName == "cpu" ? evaluate(job, report, /*timeIt=*/true)
+                                : evaluateGPU(job, report);
       alarm(0);
       recoveryArmed = 0;
       if (error) {

@@ -1,0 +1,50 @@
+//===- GPUPipeline.h - ke-lower-nvgpu and ke-lower-amdgpu -------*- C++ -*-===//
+//
+// Tensor kernels mapped onto a GPU: bufferized with results as out-params,
+// linalg ops as parallel loops tiled into blocks of threads (one thread per
+// output element of a tile, reductions sequential in each thread), kernels
+// outlined, lowered through NVVM (PTX) or ROCDL (AMDGCN) and serialized
+// into a gpu.binary; the host side calls MLIR's GPU runtime (mgpu*), which
+// ke implements on top of the vendor's driver.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_TARGET_GPUPIPELINE_H
+#define KE_TARGET_GPUPIPELINE_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace ke {
+
+struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("sm_90 (nvgpu) or gfx942 (amdgpu)"),
+                           llvm::cl::init("")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("gpu.binary format: isa (PTX / AMDGCN assembly), bin, "
+                     "fatbin"),
+      llvm::cl::init("")};
+  ListOption<int64_t> blockTile{
+      *this, "block-tile",
+      llvm::cl::desc("Tile of the outermost parallel loops run by one block "
+                     "(threads per block along each)")};
+};
+
+llvm::LogicalResult buildLowerNVGPUPipeline(mlir::OpPassManager &pm,
+                                            const LowerGPUOptions &options,
+                                            llvm::raw_ostream &errors);
+llvm::LogicalResult buildLowerAMDGPUPipeline(mlir::OpPassManager &pm,
+                                             const LowerGPUOptions &options,
+                                             llvm::raw_ostream &errors);
+
+/// Registers ke-lower-nvgpu and ke-lower-amdgpu.
+void registerLowerGPUPipelines();
+
+} // namespace ke
+
+#endif // KE_TARGET_GPUPIPELINE_H

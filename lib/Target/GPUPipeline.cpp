@@ -1,0 +1,117 @@
+//===- GPUPipeline.cpp - ke-lower-nvgpu and ke-lower-amdgpu ---------------===//
+//
+// Written as pipeline text, like ke-lower-cpu, so every stage can be rerun
+// with `ke-opt --pass-pipeline=...`. Notes on the order:
+// - results become out-params (hoisting static allocations), so outputs are
+//   buffers the caller allocates on the device;
+// - loops are tiled and mapped with nothing in between (canonicalize would
+//   merge the nested parallel loops and map everything to blocks);
+// - innermost-first mapping puts the contiguous index on threadIdx.x
+//   (coalesced accesses);
+// - gpu-async-region gives each call one stream instead of a stream per
+//   launch;
+// - host-side temporaries go through _mlir_memref_to_llvm_alloc, which the
+//   runtime serves with device memory, so kernels can read them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Target/GPUPipeline.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace {
+std::string mapToGPU(const ke::LowerGPUOptions &options) {
+  std::vector<std::string> tile;
+  for (int64_t size : options.blockTile)
+    tile.push_back(std::to_string(size));
+  if (tile.empty())
+    tile = {"16", "16"};
+  return llvm::formatv(
+             "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
+             "one-shot-bufferize{{bufferize-function-boundaries "
+             "function-boundary-type-conversion=identity-layout-map},"
+             "buffer-results-to-out-params{{modify-public-functions "
+             "hoist-static-allocs},canonicalize,buffer-deallocation-pipeline,"
+             "canonicalize,convert-linalg-to-parallel-loops,"
+             "func.func(scf-parallel-loop-tiling{{parallel-loop-tile-sizes={0}},"
+             "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
+             "convert-parallel-loops-to-gpu),canonicalize,"
+             "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
+             "func.func(gpu-async-region),",
+             llvm::join(tile, ","))
+      .str();
+}
+} // namespace
+
+LogicalResult ke::buildLowerNVGPUPipeline(OpPassManager &pm,
+                                          const LowerGPUOptions &options,
+                                          llvm::raw_ostream &errors) {
+  std::string chip = options.chip.empty() ? "sm_90" : options.chip.getValue();
+  std::string format =
+      options.format.empty() ? "isa" : options.format.getValue();
+  std::string text =
+      mapToGPU(options) +
+      llvm::formatv(
+          "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
+          "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
+          "nvvm-attach-target{{chip={0} features=+ptx80 O=3},lower-affine,"
+          "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"
+          "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
+          "reconcile-unrealized-casts),"
+          "finalize-memref-to-llvm{{use-generic-functions},gpu-to-llvm,"
+          "gpu-module-to-binary{{format={1}},convert-math-to-llvm,"
+          "canonicalize,cse,reconcile-unrealized-casts",
+          chip, format)
+          .str();
+  return parsePassPipeline(text, pm, errors);
+}
+
+LogicalResult ke::buildLowerAMDGPUPipeline(OpPassManager &pm,
+                                           const LowerGPUOptions &options,
+                                           llvm::raw_ostream &errors) {
+  std::string chip = options.chip.empty() ? "gfx942" : options.chip.getValue();
+  std::string format =
+      options.format.empty() ? "isa" : options.format.getValue();
+  std::string text =
+      mapToGPU(options) +
+      llvm::formatv(
+          "convert-vector-to-scf,convert-scf-to-cf,convert-func-to-llvm,"
+          "expand-strided-metadata,rocdl-attach-target{{chip={0} O=3},"
+          "lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
+          "canonicalize,cse,"
+          "gpu.module(convert-gpu-to-rocdl{{chipset={0}},canonicalize,cse,"
+          "reconcile-unrealized-casts),"
+          "finalize-memref-to-llvm{{use-generic-functions},gpu-to-llvm,"
+          "gpu-module-to-binary{{format={1}},convert-math-to-llvm,"
+          "canonicalize,cse,reconcile-unrealized-casts",
+          chip, format)
+          .str();
+  return parsePassPipeline(text, pm, errors);
+}
+
+void ke::registerLowerGPUPipelines() {
+  PassPipelineRegistration<LowerGPUOptions>(
+      "ke-lower-nvgpu",
+      "Lower tensor kernels to NVIDIA GPUs: out-param buffers, linalg as "
+      "parallel loops tiled into thread blocks, outlined kernels, NVVM, PTX "
+      "for chip (default sm_90) in a gpu.binary, host calls to MLIR's GPU "
+      "runtime (mgpu*), which ke-run implements on the CUDA driver.",
+      [](OpPassManager &pm, const LowerGPUOptions &options) {
+        if (failed(buildLowerNVGPUPipeline(pm, options, llvm::errs())))
+          llvm::report_fatal_error("ke-lower-nvgpu: could not build pipeline");
+      });
+  PassPipelineRegistration<LowerGPUOptions>(
+      "ke-lower-amdgpu",
+      "Lower tensor kernels to AMD GPUs: like ke-lower-nvgpu, through ROCDL "
+      "to AMDGCN for chip (default gfx942) in a gpu.binary.",
+      [](OpPassManager &pm, const LowerGPUOptions &options) {
+        if (failed(buildLowerAMDGPUPipeline(pm, options, llvm::errs())))
+          llvm::report_fatal_error("ke-lower-amdgpu: could not build pipeline");
+      });
+}
