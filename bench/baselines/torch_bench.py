@@ -19,7 +19,33 @@ except ImportError:  # numpy is optional
     numpy = None
 
 
+DEVICE = "cpu"
+
+
+def timed_cuda(fn, min_seconds=0.3, min_runs=5):
+    """CUDA events around each call, L2 flushed before it (as ke-gpu-run)."""
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    fn()
+    fn()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    samples = []
+    while len(samples) < min_runs or sum(samples) / 1e9 < min_seconds:
+        flush.zero_()
+        torch.cuda.synchronize()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        samples.append(start.elapsed_time(stop) * 1e6)
+        if len(samples) >= 1000:
+            break
+    samples.sort()
+    return samples[len(samples) // 2]
+
+
 def timed(fn, min_seconds=0.3, min_runs=5):
+    if DEVICE == "cuda":
+        return timed_cuda(fn, min_seconds, min_runs)
     fn()
     fn()
     samples = []
@@ -35,7 +61,7 @@ def timed(fn, min_seconds=0.3, min_runs=5):
 
 
 def r(*shape):
-    return torch.rand(*shape) * 2 - 1
+    return torch.rand(*shape, device=DEVICE) * 2 - 1
 
 
 def kernels():
@@ -62,13 +88,13 @@ def kernels():
     q, kk, v = r(256, 64), r(256, 64), r(256, 64)
     k["attention"] = (lambda: torch.softmax(q @ kk.T / 8.0, dim=1) @ v, None)
     table = r(10000, 128)
-    idx = torch.randint(0, 10000, (4096,))
+    idx = torch.randint(0, 10000, (4096,), device=DEVICE)
     k["gather"] = (lambda: table[idx], None)
     table64 = r(10000, 64)
-    bags = torch.randint(0, 10000, (512, 8))
+    bags = torch.randint(0, 10000, (512, 8), device=DEVICE)
     k["embedding_bag"] = (lambda: torch.nn.functional.embedding_bag(bags, table64, mode="sum"), None)
-    ids = torch.randint(0, 4096, (65536,))
-    remap = torch.randint(-64, 64, (4096,), dtype=torch.int32)
+    ids = torch.randint(0, 4096, (65536,), device=DEVICE)
+    remap = torch.randint(-64, 64, (4096,), dtype=torch.int32, device=DEVICE)
     k["id_remap"] = (lambda: remap[ids], None)
     return k
 
@@ -78,7 +104,10 @@ def main():
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--kernels", nargs="*")
     parser.add_argument("--compile", action="store_true", help="also time torch.compile")
+    parser.add_argument("--device", default="cpu", help="cpu or cuda")
     args = parser.parse_args()
+    global DEVICE
+    DEVICE = args.device
     torch.set_num_threads(args.threads)
     for name, (fn, gemm) in kernels().items():
         if args.kernels and name not in args.kernels:
@@ -89,7 +118,7 @@ def main():
                 row["compiled_ns"] = timed(torch.compile(fn))
             except Exception:  # no compiler toolchain for inductor, etc.
                 row["compiled_ns"] = None
-        if gemm is not None and numpy is not None:
+        if gemm is not None and numpy is not None and DEVICE == "cpu":
             na, nb = gemm[0].numpy(), gemm[1].numpy()
             row["blas_ns"] = timed(lambda: na @ nb)
         print(json.dumps(row), flush=True)

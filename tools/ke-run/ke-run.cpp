@@ -12,7 +12,10 @@
 #include "ke/Eval/HardwareCounters.h"
 #include "ke/Eval/ProbeRuntime.h"
 #include "ke/Eval/RISCVRunner.h"
+#include "ke/Eval/GPUBundleWriter.h"
 #include "ke/Eval/GPUCodeStats.h"
+#include "ke/Runtime/CudaDriver.h"
+#include "ke/Runtime/GPUBundle.h"
 #include "ke/Target/GPUPipeline.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "ke/Support/DiagnosticCollector.h"
@@ -124,6 +127,12 @@ static cl::opt<bool> compileOnly(
     "compile-only",
     cl::desc("nvgpu/amdgpu: compile and report the code's static metrics, "
              "do not run on the GPU"),
+    cl::cat(runCategory));
+static cl::opt<std::string> bundleDirectory(
+    "bundle",
+    cl::desc("nvgpu: write each kernel's bundle (host code with PTX, "
+             "inputs, the reference's outputs) to DIR/<kernel>, for "
+             "ke-gpu-run on a GPU machine"),
     cl::cat(runCategory));
 static cl::opt<bool> emitAssembly(
     "emit-asm",
@@ -498,11 +507,66 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
   report.compiled = true;
   report.gpuCode = stats.toJSON();
   report.runnable = false;
-  report.notRunnable =
-      nvidia ? (compileOnly ? "--compile-only"
-                            : "no NVIDIA GPU runner in this build")
-             : "no AMD GPU here: a HIP runner (libamdhip64) is not "
-               "implemented; ranked by static cost";
+  report.notRunnable = "no AMD GPU here: a HIP runner (libamdhip64) is not "
+                       "implemented; ranked by static cost";
+  if (nvidia) {
+    std::string driverProblem;
+    bool haveGPU = !compileOnly && ke::runtime::getCudaDriver(&driverProblem);
+    report.notRunnable = compileOnly ? "--compile-only" : driverProblem;
+    if (haveGPU || !bundleDirectory.empty()) {
+      currentStage = "bundle";
+      llvm::SmallString<128> directory;
+      if (!bundleDirectory.empty()) {
+        directory = bundleDirectory.getValue();
+        llvm::sys::path::append(directory, job.name);
+      } else if (std::error_code ec =
+                     llvm::sys::fs::createUniqueDirectory("ke-gpu", directory)) {
+        return llvm::createStringError("bundle: " + ec.message());
+      }
+      llvm::Expected<KernelSignature> signature =
+          getKernelSignature(job.evaluated);
+      if (!signature)
+        return signature.takeError();
+      unsigned seeds = std::max(1u, numSeeds.getValue());
+      if (llvm::Error error = writeGPUBundle(*module, job.name, *signature,
+                                             seeds, directory))
+        return error;
+      ke::LowerCPUOptions referenceOptions;
+      referenceOptions.naive = true;
+      auto reference =
+          CPUKernel::compile(job.reference, referenceOptions, *signature);
+      if (!reference)
+        return llvm::createStringError("reference " +
+                                       llvm::toString(reference.takeError()));
+      for (unsigned s = 0; s < seeds; ++s) {
+        llvm::SmallVector<HostTensor> inputs, expected;
+        for (auto [index, spec] : llvm::enumerate(signature->arguments))
+          inputs.push_back(makeInput(spec, seed + s, index));
+        if (llvm::Error error = (*reference)->run(inputs, &expected))
+          return llvm::createStringError("reference " +
+                                         llvm::toString(std::move(error)));
+        if (llvm::Error error = addBundleSeed(directory, s, inputs, expected))
+          return error;
+      }
+      if (haveGPU) {
+        currentStage = "run";
+        ke::runtime::BundleResult result =
+            ke::runtime::runBundle(std::string(directory), minTime);
+        if (bundleDirectory.empty())
+          llvm::sys::fs::remove_directories(directory);
+        report.runnable = true;
+        report.correct = result.correct;
+        report.maxAbsError = result.maxAbsError;
+        report.maxRelError = result.maxRelError;
+        if (!result.correct)
+          return llvm::createStringError(result.error);
+        report.timing = TimingResult{result.medianNs, result.minNs, result.runs};
+        report.timeSource = "CUDA events on " + result.device +
+                            ", L2 flushed before each run";
+        return llvm::Error::success();
+      }
+    }
+  }
   if (checkOnly)
     return llvm::Error::success();
   double cost = stats.getStaticCost();
@@ -639,10 +703,16 @@ void printReport(const KernelReport &report) {
     llvm::outs() << report.name << " [" << report.candidate << "] on "
                  << targetName << ": "
                  << (report.correct ? "correct" : "NOT correct");
-    if (report.timing)
+    if (report.timing &&
+        llvm::StringRef(report.timeSource).starts_with("static"))
+      llvm::outs() << llvm::formatv(", static cost {0:f0} (not a time)",
+                                    medianNs);
+    else if (report.timing)
       llvm::outs() << llvm::formatv(
           ", median {0:f1} us, {1:f2} GFLOP/s, {2:f2} GB/s", medianNs / 1e3,
           report.work.flops / medianNs, report.work.bytes / medianNs);
+    if (report.runnable && !*report.runnable)
+      llvm::outs() << "\n  not run: " << report.notRunnable;
     if (!report.error.empty())
       llvm::outs() << "\n  error: " << report.error;
     for (const KernelReport::Region &region : report.regions)

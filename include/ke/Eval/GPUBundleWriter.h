@@ -1,0 +1,30 @@
+//===- GPUBundleWriter.h - a lowered GPU kernel as a bundle -----*- C++ -*-===//
+
+#ifndef KE_EVAL_GPUBUNDLEWRITER_H
+#define KE_EVAL_GPUBUNDLEWRITER_H
+
+#include "ke/Eval/HostTensor.h"
+#include "ke/Eval/KernelSignature.h"
+
+#include "llvm/Support/Error.h"
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace ke::eval {
+
+/// Writes `directory`/kernel.so (the host code of `lowered`, a module after
+/// ke-lower-nvgpu, compiled for this host and linked with ld.lld; its PTX
+/// embedded) and bundle.txt. Inputs and expected outputs are added per
+/// seed with addBundleSeed.
+llvm::Error writeGPUBundle(mlir::ModuleOp lowered, llvm::StringRef kernel,
+                           const KernelSignature &signature, unsigned seeds,
+                           llvm::StringRef directory);
+llvm::Error addBundleSeed(llvm::StringRef directory, unsigned seedIndex,
+                          llvm::ArrayRef<HostTensor> inputs,
+                          llvm::ArrayRef<HostTensor> expected);
+
+} // namespace ke::eval
+
+#endif // KE_EVAL_GPUBUNDLEWRITER_H

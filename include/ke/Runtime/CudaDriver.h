@@ -1,0 +1,71 @@
+//===- CudaDriver.h - the CUDA driver API, loaded at run time ---*- C++ -*-===//
+//
+// ke builds and runs without CUDA: libcuda.so.1 is opened with dlopen the
+// first time a GPU is asked for. Plain C++ (no LLVM), so that the GPU
+// runner can be built on a GPU machine that has a compiler and nothing else.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_RUNTIME_CUDADRIVER_H
+#define KE_RUNTIME_CUDADRIVER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ke::runtime {
+
+using CUdeviceptr = unsigned long long;
+
+struct CudaDriver {
+  int (*cuInit)(unsigned);
+  int (*cuDeviceGet)(int *, int);
+  int (*cuDeviceGetName)(char *, int, int);
+  int (*cuDevicePrimaryCtxRetain)(void **, int);
+  int (*cuCtxSetCurrent)(void *);
+  int (*cuCtxSynchronize)();
+  int (*cuModuleLoadData)(void **, const void *);
+  int (*cuModuleLoadDataEx)(void **, const void *, unsigned, int *, void **);
+  int (*cuModuleUnload)(void *);
+  int (*cuModuleGetFunction)(void **, void *, const char *);
+  int (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, unsigned, unsigned, void *, void **,
+                        void **);
+  int (*cuStreamCreate)(void **, unsigned);
+  int (*cuStreamSynchronize)(void *);
+  int (*cuStreamDestroy)(void *);
+  int (*cuStreamWaitEvent)(void *, void *, unsigned);
+  int (*cuEventCreate)(void **, unsigned);
+  int (*cuEventRecord)(void *, void *);
+  int (*cuEventSynchronize)(void *);
+  int (*cuEventElapsedTime)(float *, void *, void *);
+  int (*cuEventDestroy)(void *);
+  int (*cuMemAlloc)(CUdeviceptr *, size_t);
+  int (*cuMemFree)(CUdeviceptr);
+  int (*cuMemcpyHtoD)(CUdeviceptr, const void *, size_t);
+  int (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
+  int (*cuMemcpy)(CUdeviceptr, CUdeviceptr, size_t);
+  int (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
+  int (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
+  int (*cuGetErrorString)(int, const char **);
+};
+
+/// The driver with a current context on device 0, or null with `error`
+/// saying why (no libcuda.so.1, no device, ...). Initialized once.
+const CudaDriver *getCudaDriver(std::string *error = nullptr);
+
+/// "CUDA_ERROR_...: message" for a driver result.
+std::string describeCudaError(int result);
+
+/// The first error a runtime call hit since the last take (the mgpu*
+/// functions cannot return errors), or empty.
+std::string takeRuntimeError();
+void noteRuntimeError(const std::string &error);
+
+/// The one stream every kernel call runs on (MLIR's mgpuStreamCreate
+/// returns it), so that events recorded on it time the call.
+void *getKernelStream();
+
+} // namespace ke::runtime
+
+#endif // KE_RUNTIME_CUDADRIVER_H

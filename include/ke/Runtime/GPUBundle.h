@@ -1,0 +1,57 @@
+//===- GPUBundle.h - a compiled GPU kernel that travels ---------*- C++ -*-===//
+//
+// What `ke-run --target nvgpu --bundle DIR` writes and `ke-gpu-run DIR`
+// (or ke-run itself, where a GPU is) runs: the kernel's host code as a
+// shared object (its PTX embedded, loaded by constructors through MLIR's
+// GPU runtime API), the inputs of each seed and the reference's outputs,
+// and a manifest. So a kernel compiled where MLIR is can be checked and
+// timed on a GPU machine that has only a C++ compiler and the driver.
+// Plain C++ (no LLVM) on purpose.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_RUNTIME_GPUBUNDLE_H
+#define KE_RUNTIME_GPUBUNDLE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ke::runtime {
+
+struct BundleTensor {
+  std::string kind; ///< f32 f64 i1 i8 i16 i32 i64
+  std::vector<int64_t> shape;
+  int64_t getNumElements() const;
+  int64_t getElementBytes() const;
+  int64_t getNumBytes() const { return getNumElements() * getElementBytes(); }
+};
+
+struct BundleManifest {
+  std::string kernel;
+  double atol = 1e-4, rtol = 1e-4;
+  std::vector<BundleTensor> arguments, results;
+  int seeds = 1;
+  std::string write() const;
+  /// Empty `error` on success.
+  static BundleManifest read(const std::string &text, std::string &error);
+};
+
+struct BundleResult {
+  std::string kernel, device;
+  bool correct = false;
+  std::string error; ///< "<stage>: ...", empty when correct
+  double maxAbsError = 0, maxRelError = 0;
+  double medianNs = 0, minNs = 0;
+  int runs = 0;
+  std::string toJSON() const;
+};
+
+/// Loads, checks (every seed, against the expected outputs) and times
+/// (CUDA events on the kernel's stream, L2 flushed before each run, at
+/// least 5 runs and `minSeconds`) the bundle in `directory`.
+BundleResult runBundle(const std::string &directory, double minSeconds);
+
+} // namespace ke::runtime
+
+#endif // KE_RUNTIME_GPUBUNDLE_H

@@ -1,0 +1,162 @@
+//===- GPUBundleWriter.cpp - a lowered GPU kernel as a bundle -------------===//
+
+#include "ke/Eval/GPUBundleWriter.h"
+#include "ke/Runtime/GPUBundle.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace ke::eval;
+
+#ifndef KE_LLVM_TOOLS_DIR
+#define KE_LLVM_TOOLS_DIR "/usr/lib/llvm-22/bin"
+#endif
+
+namespace {
+llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec);
+  if (ec)
+    return llvm::createStringError("bundle: cannot write '" + path.str() +
+                                   "': " + ec.message());
+  out << contents;
+  return llvm::Error::success();
+}
+
+std::optional<std::string> kindName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "f32";
+  case ElementKind::F64:
+    return "f64";
+  case ElementKind::I1:
+    return "i1";
+  case ElementKind::I8:
+    return "i8";
+  case ElementKind::I16:
+    return "i16";
+  case ElementKind::I32:
+    return "i32";
+  case ElementKind::I64:
+    return "i64";
+  default:
+    return std::nullopt;
+  }
+}
+} // namespace
+
+llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
+                                     llvm::StringRef kernel,
+                                     const KernelSignature &signature,
+                                     unsigned seeds,
+                                     llvm::StringRef directory) {
+  runtime::BundleManifest manifest;
+  manifest.kernel = kernel.str();
+  manifest.seeds = seeds;
+  auto describe = [&](const TensorSpec &spec,
+                      std::vector<runtime::BundleTensor> &into) -> llvm::Error {
+    std::optional<std::string> kind = kindName(spec.kind);
+    if (!kind || spec.isScalar)
+      return llvm::createStringError(
+          "bundle: the GPU runner takes tensors of f32, f64 and integers only");
+    into.push_back({*kind, std::vector<int64_t>(spec.shape.begin(),
+                                                spec.shape.end())});
+    return llvm::Error::success();
+  };
+  for (const TensorSpec &spec : signature.arguments)
+    if (llvm::Error error = describe(spec, manifest.arguments))
+      return error;
+  for (const TensorSpec &spec : signature.results)
+    if (llvm::Error error = describe(spec, manifest.results))
+      return error;
+  if (signature.atol)
+    manifest.atol = *signature.atol;
+  else if (!signature.results.empty())
+    manifest.atol = signature.getTolerance(signature.results[0].kind).atol;
+  if (signature.rtol)
+    manifest.rtol = *signature.rtol;
+  else if (!signature.results.empty())
+    manifest.rtol = signature.getTolerance(signature.results[0].kind).rtol;
+
+  llvm::sys::fs::create_directories(directory);
+  if (llvm::Error error =
+          writeFile((directory + "/bundle.txt").str(), manifest.write()))
+    return error;
+
+  // Host code for this machine, as a shared object.
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module =
+      mlir::translateModuleToLLVMIR(lowered, context);
+  if (!module)
+    return llvm::createStringError("translate: the host code does not "
+                                   "translate to LLVM IR");
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return llvm::createStringError("codegen: " + error);
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Default));
+  module->setTargetTriple(triple);
+  module->setDataLayout(machine->createDataLayout());
+  llvm::SmallString<0> object;
+  {
+    llvm::raw_svector_ostream stream(object);
+    llvm::legacy::PassManager passes;
+    if (machine->addPassesToEmitFile(passes, stream, nullptr,
+                                     llvm::CodeGenFileType::ObjectFile))
+      return llvm::createStringError("codegen: cannot emit an object");
+    passes.run(*module);
+  }
+  std::string objectPath = (directory + "/kernel.o").str();
+  if (llvm::Error error = writeFile(objectPath, object))
+    return error;
+  auto linker = llvm::sys::findProgramByName("ld.lld", {KE_LLVM_TOOLS_DIR});
+  if (!linker)
+    linker = llvm::sys::findProgramByName("ld.lld-22");
+  if (!linker)
+    return llvm::createStringError("link: ld.lld not found (Debian: lld-22)");
+  std::string output = (directory + "/kernel.so").str();
+  std::string log = (directory + "/link.log").str();
+  llvm::sys::fs::remove(log);
+  // Undefined mgpu* symbols resolve against the runner at load time.
+  llvm::StringRef argv[] = {*linker, "-shared", "-o", output, objectPath};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, log, log};
+  if (llvm::sys::ExecuteAndWait(*linker, argv, std::nullopt, redirects, 120)) {
+    auto text = llvm::MemoryBuffer::getFile(log);
+    return llvm::createStringError(
+        "link: " + (text ? (*text)->getBuffer().str() : std::string("failed")));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error ke::eval::addBundleSeed(llvm::StringRef directory,
+                                    unsigned seedIndex,
+                                    llvm::ArrayRef<HostTensor> inputs,
+                                    llvm::ArrayRef<HostTensor> expected) {
+  auto write = [&](const char *role, size_t index,
+                   const HostTensor &tensor) -> llvm::Error {
+    return writeFile(
+        llvm::formatv("{0}/{1}-{2}-{3}.bin", directory, role, seedIndex, index)
+            .str(),
+        llvm::StringRef(static_cast<const char *>(tensor.getData()),
+                        tensor.getSpec().getNumBytes()));
+  };
+  for (auto [i, tensor] : llvm::enumerate(inputs))
+    if (llvm::Error error = write("in", i, tensor))
+      return error;
+  for (auto [i, tensor] : llvm::enumerate(expected))
+    if (llvm::Error error = write("expected", i, tensor))
+      return error;
+  return llvm::Error::success();
+}

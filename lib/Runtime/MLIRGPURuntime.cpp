@@ -1,0 +1,164 @@
+//===- MLIRGPURuntime.cpp - MLIR's GPU runtime API on the CUDA driver -----===//
+//
+// The functions code lowered by gpu-to-llvm calls (module loading, kernel
+// launches, streams, events, memory), and the allocation hooks of
+// finalize-memref-to-llvm{use-generic-functions}, which ke serves with
+// device memory so kernels can read host-side temporaries. Errors cannot
+// be returned through these signatures: the first one is kept and the
+// runner reports it after the call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Runtime/CudaDriver.h"
+
+#include <cstring>
+
+using namespace ke::runtime;
+
+#define KE_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+const CudaDriver *driver() { return getCudaDriver(); }
+
+bool check(int result, const char *what) {
+  if (result == 0)
+    return true;
+  noteRuntimeError(std::string(what) + ": " + describeCudaError(result));
+  return false;
+}
+} // namespace
+
+KE_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel) {
+  if (!driver())
+    return nullptr;
+  void *module = nullptr;
+  char log[8192] = {0};
+  // CU_JIT_ERROR_LOG_BUFFER, _SIZE_BYTES, CU_JIT_OPTIMIZATION_LEVEL.
+  int options[] = {5, 6, 7};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
+                    reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
+  int result = driver()->cuModuleLoadDataEx(&module, data, 3, options, values);
+  if (result != 0)
+    noteRuntimeError("loading the PTX: " + describeCudaError(result) + ": " +
+                     log);
+  return module;
+}
+
+KE_EXPORT void *mgpuModuleLoad(void *data, size_t) {
+  if (!driver())
+    return nullptr;
+  void *module = nullptr;
+  check(driver()->cuModuleLoadData(&module, data), "loading the cubin");
+  return module;
+}
+
+KE_EXPORT void mgpuModuleUnload(void *module) {
+  if (driver() && module)
+    check(driver()->cuModuleUnload(module), "cuModuleUnload");
+}
+
+KE_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
+  if (!driver() || !module) {
+    noteRuntimeError(std::string("no module for kernel ") + name);
+    return nullptr;
+  }
+  void *function = nullptr;
+  check(driver()->cuModuleGetFunction(&function, module, name),
+        "cuModuleGetFunction");
+  return function;
+}
+
+KE_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
+                                intptr_t gridZ, intptr_t blockX,
+                                intptr_t blockY, intptr_t blockZ,
+                                int32_t sharedBytes, void *stream,
+                                void **params, void **extra, size_t) {
+  if (!driver() || !function)
+    return;
+  check(driver()->cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                                 blockZ, sharedBytes, stream, params, extra),
+        "cuLaunchKernel");
+}
+
+KE_EXPORT void *mgpuStreamCreate() { return getKernelStream(); }
+
+KE_EXPORT void mgpuStreamSynchronize(void *stream) {
+  if (driver())
+    check(driver()->cuStreamSynchronize(stream), "cuStreamSynchronize");
+}
+
+// The stream is ke's, reused by every call: not destroyed.
+KE_EXPORT void mgpuStreamDestroy(void *) {}
+
+KE_EXPORT void mgpuStreamWaitEvent(void *stream, void *event) {
+  if (driver())
+    check(driver()->cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+}
+
+KE_EXPORT void *mgpuEventCreate() {
+  void *event = nullptr;
+  if (driver())
+    check(driver()->cuEventCreate(&event, /*CU_EVENT_DISABLE_TIMING=*/2),
+          "cuEventCreate");
+  return event;
+}
+
+KE_EXPORT void mgpuEventDestroy(void *event) {
+  if (driver())
+    check(driver()->cuEventDestroy(event), "cuEventDestroy");
+}
+
+KE_EXPORT void mgpuEventSynchronize(void *event) {
+  if (driver())
+    check(driver()->cuEventSynchronize(event), "cuEventSynchronize");
+}
+
+KE_EXPORT void mgpuEventRecord(void *event, void *stream) {
+  if (driver())
+    check(driver()->cuEventRecord(event, stream), "cuEventRecord");
+}
+
+KE_EXPORT void *mgpuMemAlloc(uint64_t bytes, void *, bool) {
+  CUdeviceptr pointer = 0;
+  if (driver() && bytes)
+    check(driver()->cuMemAlloc(&pointer, bytes), "cuMemAlloc");
+  return reinterpret_cast<void *>(pointer);
+}
+
+KE_EXPORT void mgpuMemFree(void *pointer, void *) {
+  if (driver() && pointer)
+    check(driver()->cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)),
+          "cuMemFree");
+}
+
+KE_EXPORT void mgpuMemcpy(void *destination, void *source, size_t bytes,
+                          void *) {
+  if (driver())
+    check(driver()->cuMemcpy(reinterpret_cast<CUdeviceptr>(destination),
+                             reinterpret_cast<CUdeviceptr>(source), bytes),
+          "cuMemcpy");
+}
+
+KE_EXPORT void mgpuMemset32(void *destination, unsigned value, size_t count,
+                            void *) {
+  if (driver())
+    check(driver()->cuMemsetD32(reinterpret_cast<CUdeviceptr>(destination),
+                                value, count),
+          "cuMemsetD32");
+}
+
+KE_EXPORT void mgpuSetDefaultDevice(int32_t) {}
+
+// Host-side temporaries of the lowered code live on the device: only
+// kernels touch them.
+KE_EXPORT void *_mlir_memref_to_llvm_alloc(size_t bytes) {
+  return mgpuMemAlloc(bytes, nullptr, false);
+}
+
+KE_EXPORT void *_mlir_memref_to_llvm_aligned_alloc(size_t, size_t bytes) {
+  return mgpuMemAlloc(bytes, nullptr, false); // 256-byte aligned already
+}
+
+KE_EXPORT void _mlir_memref_to_llvm_free(void *pointer) {
+  mgpuMemFree(pointer, nullptr);
+}

@@ -1,0 +1,39 @@
+//===- ke-gpu-run.cpp - run GPU bundles where the GPU is ------------------===//
+//
+//   ke-gpu-run [--min-time S] BUNDLE_DIR...
+//
+// Runs bundles written by `ke-run --target nvgpu --bundle DIR` on the
+// machine's first NVIDIA GPU and prints one JSON line per bundle (the keys
+// of ke-run's). Needs only the CUDA driver: it builds with a C++ compiler
+// alone (see docs/targets.md), for GPU machines without MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Runtime/GPUBundle.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+int main(int argc, char **argv) {
+  double minSeconds = 0.2;
+  int status = 0, bundles = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--min-time") && i + 1 < argc) {
+      minSeconds = std::atof(argv[++i]);
+      continue;
+    }
+    ke::runtime::BundleResult result =
+        ke::runtime::runBundle(argv[i], minSeconds);
+    std::printf("%s\n", result.toJSON().c_str());
+    std::fflush(stdout);
+    status |= result.correct ? 0 : 1;
+    ++bundles;
+  }
+  if (!bundles) {
+    std::fprintf(stderr, "usage: ke-gpu-run [--min-time S] BUNDLE_DIR...\n");
+    return 2;
+  }
+  return status;
+}
