@@ -104,8 +104,12 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError("codegen: " + error);
+  llvm::TargetOptions targetOptions;
+  // The module-loading constructors must run at dlopen: .init_array, not
+  // the legacy .ctors that ld.lld does not convert.
+  targetOptions.UseInitArray = true;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, "generic", "", llvm::TargetOptions(), llvm::Reloc::PIC_,
+      triple, "generic", "", targetOptions, llvm::Reloc::PIC_,
       std::nullopt, llvm::CodeGenOptLevel::Default));
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
