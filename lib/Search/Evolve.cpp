@@ -260,10 +260,15 @@ void EvolvePass::runOnOperation() {
                        << llvm::join(KernelOp::getKnownTargets(), ", ");
     return signalPassFailure();
   }
-  if (target != "cpu" && target != "riscv") {
-    module.emitError() << "ke-evolve: target '" << target
-                       << "' cannot be searched by this build yet; cpu and "
-                          "riscv kernels can be evaluated";
+  bool gpu = target == "nvgpu" || target == "amdgpu";
+  if (gpu && (proposer == "library" || proposer == "mixed")) {
+    module.emitError()
+        << "ke-evolve: the transform library has no GPU schedule space yet; "
+           "search target '"
+        << target << "' with proposer=llm or proposer=file (candidates are "
+                     "checked on the CPU, then run on an NVIDIA GPU where "
+                     "there is one, else ranked by the static cost of their "
+                     "code)";
     return signalPassFailure();
   }
   if (target == "riscv") {

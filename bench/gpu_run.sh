@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The GPU bench, in two halves, because the GPU machine need not have MLIR:
+#
+#   bench/gpu_run.sh --make-bundles DIR   # where ke is built: compile every
+#                                         # bench kernel for nvgpu (sm_90)
+#                                         # into DIR/<kernel> (host code with
+#                                         # PTX, inputs, reference outputs)
+#   bench/gpu_run.sh --run DIR [OUT]      # on the GPU machine: build
+#                                         # ke-gpu-run with g++ alone, run the
+#                                         # bundles, PyTorch eager and
+#                                         # torch.compile, print the table
+#
+# Where one machine has both, `ke-run --target nvgpu` does it in one go.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+case "${1:-}" in
+  --make-bundles)
+    dir="${2:?bench/gpu_run.sh --make-bundles DIR}"
+    "$root/scripts/build.sh" >&2 || exit 1
+    mkdir -p "$dir"
+    for kernel in "$root"/bench/kernels/*.mlir; do
+      "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
+        --seeds 1 --check-only || echo "bench: $(basename "$kernel") failed" >&2
+    done
+    rm -f "$dir"/*/kernel.o "$dir"/*/link.log ;;
+  --run)
+    dir="${2:?bench/gpu_run.sh --run DIR [OUT]}"
+    out="${3:-$root/build/bench/gpu}"
+    mkdir -p "$out"
+    runner="$out/ke-gpu-run"
+    g++ -O2 -std=c++17 -I"$root/include" "$root"/lib/Runtime/*.cpp \
+      "$root/tools/ke-gpu-run/ke-gpu-run.cpp" -ldl -rdynamic -o "$runner" || exit 1
+    "$runner" --min-time 0.1 "$dir"/* | tee "$out/ke.jsonl"
+    python3 "$root/bench/baselines/torch_bench.py" --device cuda --compile \
+      2>/dev/null | tee "$out/torch.jsonl"
+    python3 "$root/bench/gpu_table.py" "$out/ke.jsonl" "$out/torch.jsonl" ;;
+  *)
+    echo "usage: bench/gpu_run.sh --make-bundles DIR | --run DIR [OUT]" >&2
+    exit 2 ;;
+esac
