@@ -39,6 +39,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -462,19 +463,24 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     return error;
   currentStage = "lower";
   MLIRContext *context = job.evaluated.getContext();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
-  auto clone = cast<func::FuncOp>(job.evaluated->clone());
-  module->push_back(clone);
-  for (NamedAttribute attr : llvm::to_vector(clone->getDiscardableAttrs()))
-    if (attr.getName().getValue().starts_with("ke."))
-      clone->removeAttr(attr.getName());
-  for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i) {
-    clone.removeArgAttr(i, "ke.range");
-    if (isa<TensorType>(clone.getArgument(i).getType()))
-      clone.setArgAttr(i, "bufferization.writable",
-                       BoolAttr::get(context, false));
-  }
-  clone->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
+  // A module holding a copy of the kernel, ready for a GPU lowering.
+  auto prepare = [&] {
+    OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
+    auto clone = cast<func::FuncOp>(job.evaluated->clone());
+    module->push_back(clone);
+    for (NamedAttribute attr : llvm::to_vector(clone->getDiscardableAttrs()))
+      if (attr.getName().getValue().starts_with("ke."))
+        clone->removeAttr(attr.getName());
+    for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i) {
+      clone.removeArgAttr(i, "ke.range");
+      if (isa<TensorType>(clone.getArgument(i).getType()))
+        clone.setArgAttr(i, "bufferization.writable",
+                         BoolAttr::get(context, false));
+    }
+    clone->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
+    return module;
+  };
+  OwningOpRef<ModuleOp> module = prepare();
   bool nvidia = targetName == "nvgpu";
   {
     ke::DiagnosticCollector diagnostics(context);
@@ -506,6 +512,46 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
       llvm::outs() << text;
   report.compiled = true;
   report.gpuCode = stats.toJSON();
+  if (!nvidia) {
+    // The code object (hsaco) too: MLIR's ROCDL serializer links with
+    // $ROCM_PATH/llvm/bin/ld.lld; without ROCm, Debian's lld stands in.
+    currentStage = "hsaco";
+    llvm::SmallString<128> fakeROCm;
+    if (!std::getenv("ROCM_PATH") &&
+        !llvm::sys::fs::createUniqueDirectory("ke-rocm", fakeROCm)) {
+      llvm::SmallString<128> bin = fakeROCm;
+      llvm::sys::path::append(bin, "llvm", "bin");
+      llvm::sys::fs::create_directories(bin);
+      auto lld = llvm::sys::findProgramByName("ld.lld", {KE_LLVM_TOOLS_DIR});
+      if (lld)
+        llvm::sys::fs::create_link(*lld, (bin + "/ld.lld").str());
+      setenv("ROCM_PATH", fakeROCm.c_str(), 1);
+    }
+    OwningOpRef<ModuleOp> binaryModule = prepare();
+    ke::DiagnosticCollector diagnostics(context);
+    PassManager pm(context, ModuleOp::getOperationName());
+    ke::LowerGPUOptions options;
+    options.format = "bin";
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    int64_t hsacoBytes = 0;
+    bool elf = true;
+    if (succeeded(ke::buildLowerAMDGPUPipeline(pm, options, errorStream)) &&
+        succeeded(pm.run(*binaryModule))) {
+      for (const std::string &object : collectGPUCode(*binaryModule)) {
+        hsacoBytes += object.size();
+        elf &= llvm::StringRef(object).starts_with("\x7f" "ELF");
+      }
+    }
+    if (!fakeROCm.empty()) {
+      unsetenv("ROCM_PATH");
+      llvm::sys::fs::remove_directories(fakeROCm);
+    }
+    if (hsacoBytes == 0 || !elf)
+      return llvm::createStringError("hsaco: the AMDGPU code object could "
+                                     "not be linked: " + diagnostics.str());
+    report.gpuCode->getAsObject()->insert({"hsaco_bytes", hsacoBytes});
+  }
   report.runnable = false;
   report.notRunnable = "no AMD GPU here: a HIP runner (libamdhip64) is not "
                        "implemented; ranked by static cost";
