@@ -243,6 +243,13 @@ Schedule::renderTransformScript(llvm::ArrayRef<OpShape> shapes) const {
      << "      transform.loop.hoist_loop_invariant_subsets %loop : "
         "!transform.any_op\n"
      << "    }\n"
+     // Hoisting leaves extract/insert pairs that, uncleaned, make
+     // bufferization copy every cache tile.
+     << "    transform.apply_patterns to %func {\n"
+     << "      transform.apply_patterns.canonicalization\n"
+     << "      transform.apply_patterns.tensor.fold_tensor_subset_ops\n"
+     << "    } : !transform.any_op\n"
+     << "    transform.apply_cse to %func : !transform.any_op\n"
      << (approximateMath
              ? "    %approximated = transform.apply_registered_pass "
                "\"ke-approximate-math\" to %func : (!transform.any_op) -> "
