@@ -102,7 +102,7 @@ bool isStopWord(llvm::StringRef word) {
       "does",  "not",  "error", "func",  "loc",   "note",    "see",
       "expected", "into", "have", "were", "which", "than", "tensor",
       "arith", "linalg", "index", "value", "values", "operand", "result",
-      "generic", "type"};
+      "generic", "type", "fill"};
   return kWords.contains(word);
 }
 
