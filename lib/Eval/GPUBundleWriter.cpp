@@ -68,8 +68,8 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
     if (!kind || spec.isScalar)
       return llvm::createStringError(
           "bundle: the GPU runner takes tensors of f32, f64 and integers only");
-    into.push_back({*kind, std::vector<int64_t>(spec.shape.begin(),
-                                                spec.shape.end())});
+    into.push_back(
+        {*kind, std::vector<int64_t>(spec.shape.begin(), spec.shape.end())});
     return llvm::Error::success();
   };
   for (const TensorSpec &spec : signature.arguments)
@@ -101,7 +101,8 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
                                    "translate to LLVM IR");
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError("codegen: " + error);
   llvm::TargetOptions targetOptions;
@@ -109,8 +110,8 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
   // the legacy .ctors that ld.lld does not convert.
   targetOptions.UseInitArray = true;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, "generic", "", targetOptions, llvm::Reloc::PIC_,
-      std::nullopt, llvm::CodeGenOptLevel::Default));
+      triple, "generic", "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Default));
   module->setTargetTriple(triple);
   module->setDataLayout(machine->createDataLayout());
   llvm::SmallString<0> object;

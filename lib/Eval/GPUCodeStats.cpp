@@ -63,8 +63,8 @@ void applyPtxas(llvm::StringRef ptx, llvm::StringRef chip,
   llvm::StringRef argv[] = {*ptxas, arch, "-v", "-o", "/dev/null", input};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, output.str(),
                                                 output.str()};
-  int status = llvm::sys::ExecuteAndWait(*ptxas, argv, std::nullopt,
-                                         redirects, 120);
+  int status =
+      llvm::sys::ExecuteAndWait(*ptxas, argv, std::nullopt, redirects, 120);
   auto log = llvm::MemoryBuffer::getFile(output);
   llvm::sys::fs::remove(input);
   llvm::sys::fs::remove(output);
@@ -115,8 +115,9 @@ double GPUCodeStats::getStaticCost() const {
   double cost = 0.0;
   for (const GPUKernelStats &kernel : kernels) {
     double occupancyPenalty =
-        kernel.occupancy > 0 ? 8.0 / double(std::min<int64_t>(8, kernel.occupancy))
-                             : 8.0;
+        kernel.occupancy > 0
+            ? 8.0 / double(std::min<int64_t>(8, kernel.occupancy))
+            : 8.0;
     cost += double(kernel.instructions) * occupancyPenalty +
             double(kernel.spillBytes) * 4.0;
   }
@@ -173,7 +174,8 @@ GPUCodeStats ke::eval::analyzePTX(llvm::StringRef ptx, llvm::StringRef chip) {
   applyPtxas(ptx, chip, stats);
   // ke-lower-nvgpu's blocks are 16x16 threads by default.
   for (GPUKernelStats &kernel : stats.kernels)
-    kernel.occupancy = nvidiaOccupancy(kernel.registers, kernel.sharedBytes, 256);
+    kernel.occupancy =
+        nvidiaOccupancy(kernel.registers, kernel.sharedBytes, 256);
   return stats;
 }
 

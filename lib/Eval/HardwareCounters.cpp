@@ -2,7 +2,6 @@
 
 #include "ke/Eval/HardwareCounters.h"
 
-
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -26,9 +25,9 @@ int openCounter(uint64_t config) {
   attr.exclude_hv = 1;
   attr.read_format =
       PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-  return static_cast<int>(
-      syscall(SYS_perf_event_open, &attr, /*pid=*/0, /*cpu=*/-1,
-              /*group_fd=*/-1, /*flags=*/0));
+  return static_cast<int>(syscall(SYS_perf_event_open, &attr, /*pid=*/0,
+                                  /*cpu=*/-1,
+                                  /*group_fd=*/-1, /*flags=*/0));
 }
 
 std::string paranoidLevel() {

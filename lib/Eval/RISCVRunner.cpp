@@ -33,8 +33,8 @@ constexpr llvm::StringLiteral kQEMU = "qemu-riscv64";
 constexpr llvm::StringLiteral kQEMUCPU =
     "rv64,v=true,vlen=512,elen=64,vext_spec=v1.0";
 
-std::optional<std::string> findTool(llvm::StringRef name,
-                                    llvm::ArrayRef<llvm::StringRef> paths = {}) {
+std::optional<std::string>
+findTool(llvm::StringRef name, llvm::ArrayRef<llvm::StringRef> paths = {}) {
   auto found = llvm::sys::findProgramByName(name, paths);
   if (found)
     return *found;
@@ -71,8 +71,8 @@ llvm::Error execute(llvm::StringRef program,
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, outputPath,
                                                 outputPath};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(program, argv, std::nullopt,
-                                         redirects, timeout, 0, &message);
+  int status = llvm::sys::ExecuteAndWait(program, argv, std::nullopt, redirects,
+                                         timeout, 0, &message);
   std::string captured;
   if (auto buffer = llvm::MemoryBuffer::getFile(outputPath))
     captured = (*buffer)->getBuffer().str();
@@ -82,14 +82,13 @@ llvm::Error execute(llvm::StringRef program,
     return llvm::Error::success();
   llvm::StringRef shown = llvm::StringRef(captured).take_back(1500);
   if (status == -2)
-    return llvm::createStringError(stage.str() + ": " +
-                                   llvm::sys::path::filename(program).str() +
-                                   " timed out after " +
-                                   std::to_string(timeout) + " s");
-  return llvm::createStringError(llvm::formatv(
-      "{0}: {1} failed (status {2}{3}): {4}", stage,
-      llvm::sys::path::filename(program), status,
-      message.empty() ? "" : ", " + message, shown));
+    return llvm::createStringError(
+        stage.str() + ": " + llvm::sys::path::filename(program).str() +
+        " timed out after " + std::to_string(timeout) + " s");
+  return llvm::createStringError(
+      llvm::formatv("{0}: {1} failed (status {2}{3}): {4}", stage,
+                    llvm::sys::path::filename(program), status,
+                    message.empty() ? "" : ", " + message, shown));
 }
 
 const char *getCType(ElementKind kind) {
@@ -126,27 +125,34 @@ llvm::Expected<std::string> makeHarness(llvm::StringRef name,
         "  void *data = NULL;\n"
         "  if (posix_memalign(&data, 64, bytes ? bytes : 1)) exit(3);\n"
         "  FILE *f = fopen(path, \"rb\");\n"
-        "  if (!f || fread(data, 1, bytes, f) != bytes) { perror(path); exit(3); }\n"
+        "  if (!f || fread(data, 1, bytes, f) != bytes) { perror(path); "
+        "exit(3); }\n"
         "  fclose(f);\n  return data;\n}\n"
-        "static void writeOutput(const char *path, const void *data, size_t bytes) {\n"
+        "static void writeOutput(const char *path, const void *data, size_t "
+        "bytes) {\n"
         "  FILE *f = fopen(path, \"wb\");\n"
-        "  if (!f || fwrite(data, 1, bytes, f) != bytes) { perror(path); exit(3); }\n"
+        "  if (!f || fwrite(data, 1, bytes, f) != bytes) { perror(path); "
+        "exit(3); }\n"
         "  fclose(f);\n}\n"
         // memref.copy of non-contiguous views calls this (MLIR's runtime
         // has it; the harness is linked without that runtime).
         "typedef struct { int64_t rank; void *descriptor; } Unranked;\n"
         "void memrefCopy(int64_t size, Unranked *src, Unranked *dst) {\n"
         "  int64_t rank = src->rank;\n"
-        "  char **s = (char **)src->descriptor, **d = (char **)dst->descriptor;\n"
+        "  char **s = (char **)src->descriptor, **d = (char "
+        "**)dst->descriptor;\n"
         "  int64_t *ss = (int64_t *)(s + 2), *ds = (int64_t *)(d + 2);\n"
-        "  int64_t *sizes = ss + 1, *sst = ss + 1 + rank, *dst_ = ds + 1 + rank;\n"
+        "  int64_t *sizes = ss + 1, *sst = ss + 1 + rank, *dst_ = ds + 1 + "
+        "rank;\n"
         "  int64_t index[16] = {0}, total = 1;\n"
         "  for (int64_t i = 0; i < rank; ++i) total *= sizes[i];\n"
         "  for (int64_t n = 0; n < total; ++n) {\n"
         "    int64_t so = ss[0], dof = ds[0];\n"
-        "    for (int64_t i = 0; i < rank; ++i) { so += index[i] * sst[i]; dof += index[i] * dst_[i]; }\n"
+        "    for (int64_t i = 0; i < rank; ++i) { so += index[i] * sst[i]; dof "
+        "+= index[i] * dst_[i]; }\n"
         "    memcpy(d[1] + dof * size, s[1] + so * size, size);\n"
-        "    for (int64_t i = rank - 1; i >= 0; --i) { if (++index[i] < sizes[i]) break; index[i] = 0; }\n"
+        "    for (int64_t i = rank - 1; i >= 0; --i) { if (++index[i] < "
+        "sizes[i]) break; index[i] = 0; }\n"
         "  }\n}\n";
   auto descriptor = [&](llvm::StringRef type, size_t rank) {
     os << "typedef struct { void *allocated, *aligned; int64_t offset";
@@ -156,9 +162,9 @@ llvm::Expected<std::string> makeHarness(llvm::StringRef name,
   };
   for (auto [i, spec] : llvm::enumerate(signature.arguments)) {
     if (!getCType(spec.kind))
-      return llvm::createStringError(
-          "riscv: the harness has no C type for " +
-          getKindName(spec.kind).str() + " arguments");
+      return llvm::createStringError("riscv: the harness has no C type for " +
+                                     getKindName(spec.kind).str() +
+                                     " arguments");
     if (!spec.isScalar)
       descriptor("Arg" + std::to_string(i), spec.shape.size());
   }
@@ -179,8 +185,9 @@ llvm::Expected<std::string> makeHarness(llvm::StringRef name,
   os << "} Results;\n";
   os << "void _mlir_ciface_" << name << "(Results *";
   for (auto [i, spec] : llvm::enumerate(signature.arguments))
-    os << ", " << (spec.isScalar ? std::string(getCType(spec.kind))
-                                 : "Arg" + std::to_string(i) + " *");
+    os << ", "
+       << (spec.isScalar ? std::string(getCType(spec.kind))
+                         : "Arg" + std::to_string(i) + " *");
   os << ");\n";
   os << "int main(int argc, char **argv) {\n";
   size_t expected = signature.arguments.size() + signature.results.size() + 2;
@@ -191,13 +198,13 @@ llvm::Expected<std::string> makeHarness(llvm::StringRef name,
     std::string bytes = std::to_string(spec.getNumBytes());
     if (spec.isScalar) {
       os << "  " << getCType(spec.kind) << " a" << i << "; memcpy(&a" << i
-         << ", readInput(argv[" << i + 1 << "], " << bytes << "), "
-         << bytes << ");\n";
+         << ", readInput(argv[" << i + 1 << "], " << bytes << "), " << bytes
+         << ");\n";
       continue;
     }
     os << "  Arg" << i << " a" << i << ";\n  a" << i << ".allocated = a" << i
-       << ".aligned = readInput(argv[" << i + 1 << "], " << bytes
-       << ");\n  a" << i << ".offset = 0;\n";
+       << ".aligned = readInput(argv[" << i + 1 << "], " << bytes << ");\n  a"
+       << i << ".offset = 0;\n";
     int64_t stride = 1;
     for (int64_t d = int64_t(spec.shape.size()) - 1; d >= 0; --d) {
       os << "  a" << i << ".sizes[" << d << "] = " << spec.shape[d] << "; a"
@@ -212,8 +219,8 @@ llvm::Expected<std::string> makeHarness(llvm::StringRef name,
   for (auto [i, spec] : llvm::enumerate(signature.results))
     os << "  writeOutput(argv[" << signature.arguments.size() + i + 1
        << "], (char *)results.r" << i << ".aligned + results.r" << i
-       << ".offset * " << getByteWidth(spec.kind) << ", "
-       << spec.getNumBytes() << ");\n";
+       << ".offset * " << getByteWidth(spec.kind) << ", " << spec.getNumBytes()
+       << ");\n";
   os << "  writeOutput(argv[argc - 1], __ke_block_counts, "
         "__ke_block_count_n * sizeof(uint64_t));\n  return 0;\n}\n";
   return c;
@@ -237,8 +244,8 @@ std::string regroupByMachineBlock(llvm::StringRef assembly,
   auto flush = [&] {
     if (hasInstructions) {
       std::string name = "m" + std::to_string(owner.size());
-      out += "\t# LLVM-MCA-BEGIN " + name + "\n" + block +
-             "\t# LLVM-MCA-END " + name + "\n";
+      out += "\t# LLVM-MCA-BEGIN " + name + "\n" + block + "\t# LLVM-MCA-END " +
+             name + "\n";
       owner.push_back(blockOwner);
     } else {
       out += block;
@@ -401,13 +408,13 @@ RISCVKernel::compile(func::FuncOp function, const LowerCPUOptions &options,
     return std::move(error);
 
   std::string report;
-  if (llvm::Error error = execute(
-          *findMCA(),
-          {"-mtriple=riscv64-unknown-linux-gnu",
-           "-mcpu=" + runOptions.codegen.cpu,
-           "-mattr=" + runOptions.codegen.features, "-iterations=100",
-           path("kernel.s")},
-          path("mca.log"), runOptions.timeoutSeconds, "mca", &report))
+  if (llvm::Error error =
+          execute(*findMCA(),
+                  {"-mtriple=riscv64-unknown-linux-gnu",
+                   "-mcpu=" + runOptions.codegen.cpu,
+                   "-mattr=" + runOptions.codegen.features, "-iterations=100",
+                   path("kernel.s")},
+                  path("mca.log"), runOptions.timeoutSeconds, "mca", &report))
     return std::move(error);
   // Cycles per IR block: the sum over the machine blocks it became.
   std::vector<double> perMachineBlock = parseMCA(report, owner.size());

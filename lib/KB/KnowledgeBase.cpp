@@ -49,8 +49,8 @@ KnowledgeBase::open(store::Store &store,
     for (const std::string &path : files) {
       auto buffer = llvm::MemoryBuffer::getFile(path);
       if (!buffer) {
-        warnings.push_back(path + ": cannot read: " +
-                           buffer.getError().message());
+        warnings.push_back(path +
+                           ": cannot read: " + buffer.getError().message());
         continue;
       }
       llvm::StringRef text = (*buffer)->getBuffer();
@@ -98,11 +98,11 @@ namespace {
 /// Words that say nothing about which passage helps.
 bool isStopWord(llvm::StringRef word) {
   static const llvm::StringSet<> kWords = {
-      "the",   "and",  "for",   "with",  "that",  "this",    "from",
-      "does",  "not",  "error", "func",  "loc",   "note",    "see",
-      "expected", "into", "have", "were", "which", "than", "tensor",
-      "arith", "linalg", "index", "value", "values", "operand", "result",
-      "generic", "type", "fill"};
+      "the",      "and",    "for",   "with",  "that",   "this",    "from",
+      "does",     "not",    "error", "func",  "loc",    "note",    "see",
+      "expected", "into",   "have",  "were",  "which",  "than",    "tensor",
+      "arith",    "linalg", "index", "value", "values", "operand", "result",
+      "generic",  "type",   "fill"};
   return kWords.contains(word);
 }
 

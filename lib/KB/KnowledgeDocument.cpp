@@ -59,7 +59,8 @@ KnowledgeDocument::parse(llvm::StringRef path, llvm::StringRef text) {
   if (document.category != "correctness" &&
       document.category != "optimization" && document.category != "hardware")
     return error(0, "category must be correctness, optimization or hardware, "
-                    "not '" + document.category + "'");
+                    "not '" +
+                        document.category + "'");
   static constexpr llvm::StringLiteral kTargets[] = {"cpu", "nvgpu", "amdgpu",
                                                      "riscv"};
   for (const std::string &target : document.targets)

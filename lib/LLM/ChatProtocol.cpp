@@ -11,9 +11,9 @@ ChatProtocol::~ChatProtocol() = default;
 
 namespace {
 llvm::Error malformed(llvm::StringRef what, llvm::StringRef body) {
-  return llvm::createStringError(
-      "malformed reply (" + what + "): " +
-      body.take_front(300).str() + (body.size() > 300 ? "..." : ""));
+  return llvm::createStringError("malformed reply (" + what +
+                                 "): " + body.take_front(300).str() +
+                                 (body.size() > 300 ? "..." : ""));
 }
 
 std::optional<int64_t> usage(const json &object, const char *key) {

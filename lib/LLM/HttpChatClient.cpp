@@ -12,7 +12,8 @@ using namespace ke::llm;
 HttpChatClient::HttpChatClient(LLMConfig config,
                                std::unique_ptr<HttpTransport> transport,
                                uint64_t seed)
-    : config(std::move(config)), protocol(ChatProtocol::get(this->config.provider)),
+    : config(std::move(config)),
+      protocol(ChatProtocol::get(this->config.provider)),
       transport(std::move(transport)),
       retry(this->config.maxRetries, this->config.backoffSeconds,
             this->config.maxBackoffSeconds, seed),
@@ -20,8 +21,7 @@ HttpChatClient::HttpChatClient(LLMConfig config,
         std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
       }) {}
 
-llvm::Expected<ChatReply>
-HttpChatClient::complete(const ChatRequest &request) {
+llvm::Expected<ChatReply> HttpChatClient::complete(const ChatRequest &request) {
   if (!protocol)
     return llvm::createStringError("unknown LLM provider '" + config.provider +
                                    "'");
@@ -43,11 +43,11 @@ HttpChatClient::complete(const ChatRequest &request) {
     }
     // What the server said is shown, never the request: the key lives there.
     if (response.status == 0)
-      lastProblem = response.timedOut
-                        ? llvm::formatv("timed out after {0:f1} s",
-                                        config.timeoutSeconds)
-                              .str()
-                        : "no answer: " + response.transportError;
+      lastProblem =
+          response.timedOut
+              ? llvm::formatv("timed out after {0:f1} s", config.timeoutSeconds)
+                    .str()
+              : "no answer: " + response.transportError;
     else
       lastProblem =
           llvm::formatv("HTTP {0}: {1}", response.status,
@@ -55,10 +55,10 @@ HttpChatClient::complete(const ChatRequest &request) {
               .str();
     lastProblem = redact(lastProblem, config.apiKey);
     if (!RetryPolicy::isRetryable(response) || !retry.allowsAnother(attempt))
-      return llvm::createStringError(llvm::formatv(
-          "{0} at {1}: {2} (after {3} attempt{4})", config.describe(),
-          redact(http.url, config.apiKey), lastProblem, attempt,
-          attempt == 1 ? "" : "s"));
+      return llvm::createStringError(
+          llvm::formatv("{0} at {1}: {2} (after {3} attempt{4})",
+                        config.describe(), redact(http.url, config.apiKey),
+                        lastProblem, attempt, attempt == 1 ? "" : "s"));
     sleep(retry.delayAfter(attempt, response));
   }
 }

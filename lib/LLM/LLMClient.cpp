@@ -42,9 +42,9 @@ llvm::Expected<LLMConfig> LLMConfig::resolve(LLMConfig options) {
   if (config.apiKey.empty())
     config.apiKey = fromEnvironment("KE_LLM_API_KEY");
   if (config.apiKey.empty())
-    config.apiKey = fromEnvironment(config.provider == "anthropic"
-                                        ? "ANTHROPIC_API_KEY"
-                                        : "OPENAI_API_KEY");
+    config.apiKey =
+        fromEnvironment(config.provider == "anthropic" ? "ANTHROPIC_API_KEY"
+                                                       : "OPENAI_API_KEY");
   return config;
 }
 

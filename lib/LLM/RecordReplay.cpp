@@ -53,8 +53,8 @@ RecordingClient::complete(const ChatRequest &request) {
       reply.attempts = call.attempts;
       reply.callId = call.id;
       reply.replayed = true;
-      tokensUsed += call.promptTokens.value_or(0) +
-                    call.completionTokens.value_or(0);
+      tokensUsed +=
+          call.promptTokens.value_or(0) + call.completionTokens.value_or(0);
       return reply;
     }
     if (mode == LLMMode::Replay)
@@ -62,8 +62,7 @@ RecordingClient::complete(const ChatRequest &request) {
           "llm-mode=replay: no recorded answer for this prompt (model '{0}', "
           "key {1}, {2} recorded under it); record it first with "
           "llm-mode=record",
-          config.model, llvm::StringRef(key).take_front(16),
-          recorded->size()));
+          config.model, llvm::StringRef(key).take_front(16), recorded->size()));
   }
   if (!live)
     return llvm::createStringError("no live LLM client configured");
@@ -83,8 +82,8 @@ RecordingClient::complete(const ChatRequest &request) {
     call.completionTokens = reply->completionTokens;
     call.latencySeconds = reply->latencySeconds;
     call.attempts = reply->attempts;
-    tokensUsed += reply->promptTokens.value_or(0) +
-                  reply->completionTokens.value_or(0);
+    tokensUsed +=
+        reply->promptTokens.value_or(0) + reply->completionTokens.value_or(0);
   } else {
     call.status = "error";
     call.error = redact(llvm::toString(reply.takeError()), config.apiKey);

@@ -49,7 +49,7 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
     payload->setAttr(attr.getName(), attr.getValue());
   built.module->push_back(payload);
   if (failed(verify(payload)))
-    built.problem = "verify: the proposal does not verify: " +
-                    diagnostics.str();
+    built.problem =
+        "verify: the proposal does not verify: " + diagnostics.str();
   return built;
 }

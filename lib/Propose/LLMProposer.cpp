@@ -33,8 +33,7 @@ std::vector<Proposal> LLMProposer::propose(const ProposalContext &context) {
     Proposal proposal = proposeOne(context);
     // A replay that misses an answer would silently diverge from the
     // recorded search: stop instead.
-    if (!proposal.error.empty() &&
-        client.getMode() == llm::LLMMode::Replay &&
+    if (!proposal.error.empty() && client.getMode() == llm::LLMMode::Replay &&
         llvm::StringRef(proposal.error).contains("llm-mode=replay")) {
       failure = proposal.error.substr(5); // drop "llm: "
       stopReason = "replay miss";
@@ -120,9 +119,8 @@ Proposal LLMProposer::proposeOne(const ProposalContext &proposalContext) {
                                                          : "llm rewrite: ") +
           (rewrite->explanation.empty() ? std::string("(no explanation)")
                                         : rewrite->explanation);
-      llvm::Expected<std::string> payload =
-          materializeRewrite(*rewrite, base.payloadIR,
-                             proposalContext.kernelName, context);
+      llvm::Expected<std::string> payload = materializeRewrite(
+          *rewrite, base.payloadIR, proposalContext.kernelName, context);
       if (payload) {
         proposal.payloadIR = std::move(*payload);
         proposal.error.clear();

@@ -46,8 +46,8 @@ LLMSession::create(store::Store &store, std::optional<int64_t> run,
     return knowledge.takeError();
   session->knowledge.emplace(std::move(*knowledge));
 
-  session->proposer = std::make_unique<LLMProposer>(
-      *session->client, &*session->knowledge, &store, context,
-      options.proposer);
+  session->proposer =
+      std::make_unique<LLMProposer>(*session->client, &*session->knowledge,
+                                    &store, context, options.proposer);
   return session;
 }

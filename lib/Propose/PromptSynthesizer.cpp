@@ -117,12 +117,12 @@ void addDiagnosis(PromptText &text, const NodeView &node) {
     double cycles = counters->getNumber("cycles").value_or(0);
     double instructions = counters->getNumber("instructions").value_or(0);
     text.add("- hardware counters per call: ");
-    text.addMeasured(llvm::formatv("{0:f0} cycles, IPC {1:f2}, {2:f0} cache "
-                                   "misses",
-                                   cycles, instructions / std::max(1.0, cycles),
-                                   counters->getNumber("cache_misses")
-                                       .value_or(0))
-                         .str());
+    text.addMeasured(
+        llvm::formatv("{0:f0} cycles, IPC {1:f2}, {2:f0} cache "
+                      "misses",
+                      cycles, instructions / std::max(1.0, cycles),
+                      counters->getNumber("cache_misses").value_or(0))
+            .str());
     text.add("\n");
   }
   if (const llvm::json::Array *profile = object->getArray("profile")) {
@@ -199,19 +199,18 @@ ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
                               describeTarget(context.target))
                     .str());
   if (context.threads > 1)
-    essential.add(llvm::formatv("; {0} threads available", context.threads)
-                      .str());
-  essential.add(".\nSignature: " + context.signature + "\nOps: " +
-                context.opKinds + "\n\n");
+    essential.add(
+        llvm::formatv("; {0} threads available", context.threads).str());
+  essential.add(".\nSignature: " + context.signature +
+                "\nOps: " + context.opKinds + "\n\n");
   if (restart)
     essential.add("# Payload to rewrite: the reference (start from a clean "
                   "slate)\n");
   else
-    essential.add(llvm::formatv("# Payload to rewrite: node {0} ({1})\n",
-                                parent.index,
-                                parent.index == 0 ? "the reference"
-                                                  : parent.strategy)
-                      .str());
+    essential.add(
+        llvm::formatv("# Payload to rewrite: node {0} ({1})\n", parent.index,
+                      parent.index == 0 ? "the reference" : parent.strategy)
+            .str());
   essential.add("```mlir\n" + inputs.baseIR + "\n```\n\n");
   essential.add("# Diagnosis of that payload\n");
   if (restart) {
@@ -270,9 +269,9 @@ ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
       inputs.memory != MemoryOperator::Restart && !context.siblings.empty()) {
     memory.add("Already proposed from this payload (do not repeat): ");
     for (const NodeView &sibling : context.siblings) {
-      memory.add("\"" + llvm::StringRef(sibling.strategy).take_front(100).str() +
-                 "\" (" + (sibling.status.empty() ? "?" : sibling.status) +
-                 "); ");
+      memory.add(
+          "\"" + llvm::StringRef(sibling.strategy).take_front(100).str() +
+          "\" (" + (sibling.status.empty() ? "?" : sibling.status) + "); ");
     }
     memory.add("\n");
   }
@@ -283,8 +282,8 @@ ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
            "then one ```mlir block.\n");
 
   size_t budget = inputs.tokenBudget * 4;
-  size_t used = getSystemPrompt().size() + essential.size() + task.size() +
-                memory.size();
+  size_t used =
+      getSystemPrompt().size() + essential.size() + task.size() + memory.size();
   // Context rows, newest (most relevant) kept first when space is short.
   std::vector<PromptText> rowTexts;
   for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
@@ -308,7 +307,8 @@ ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
     entry.addMeasured(formatNumber(skill.gain) + "x over its parent");
     entry.add(". " + skill.change + "\n");
     if (!skill.rewrite.empty())
-      entry.add("```mlir\n" + llvm::StringRef(skill.rewrite).take_front(1200).str() +
+      entry.add("```mlir\n" +
+                llvm::StringRef(skill.rewrite).take_front(1200).str() +
                 "\n```\n");
     if (used + entry.size() > budget)
       break;
@@ -362,7 +362,7 @@ ChatRequest ke::propose::synthesizeRepair(const ChatRequest &original,
       "\nFix it. Reply again with one sentence and one ```mlir block.";
   request.messages.push_back({"user", message});
   if (!request.replayKeyText.empty())
-    request.replayKeyText += "\n<assistant>\n" + reply.str() + "\n<user>\n" +
-                             message;
+    request.replayKeyText +=
+        "\n<assistant>\n" + reply.str() + "\n<user>\n" + message;
   return request;
 }

@@ -14,7 +14,8 @@
 using namespace mlir;
 using namespace ke::propose;
 
-std::vector<FencedBlock> ke::propose::extractFencedBlocks(llvm::StringRef reply) {
+std::vector<FencedBlock>
+ke::propose::extractFencedBlocks(llvm::StringRef reply) {
   std::vector<FencedBlock> blocks;
   llvm::SmallVector<llvm::StringRef> lines;
   reply.split(lines, '\n');
@@ -41,7 +42,8 @@ std::vector<FencedBlock> ke::propose::extractFencedBlocks(llvm::StringRef reply)
   return blocks;
 }
 
-llvm::Expected<ParsedRewrite> ke::propose::parseRewriteReply(llvm::StringRef reply) {
+llvm::Expected<ParsedRewrite>
+ke::propose::parseRewriteReply(llvm::StringRef reply) {
   std::vector<FencedBlock> blocks = extractFencedBlocks(reply);
   for (const FencedBlock &block : blocks) {
     if (!block.language.empty() && block.language != "mlir")
@@ -90,13 +92,12 @@ llvm::Error ke::propose::applyTransformScript(func::FuncOp function,
   return llvm::Error::success();
 }
 
-llvm::Expected<std::string>
-ke::propose::materializeRewrite(const ParsedRewrite &rewrite,
-                                llvm::StringRef parentModule,
-                                llvm::StringRef kernelName,
-                                MLIRContext *context) {
+llvm::Expected<std::string> ke::propose::materializeRewrite(
+    const ParsedRewrite &rewrite, llvm::StringRef parentModule,
+    llvm::StringRef kernelName, MLIRContext *context) {
   ke::DiagnosticCollector diagnostics(context);
-  OwningOpRef<ModuleOp> parent = parseSourceString<ModuleOp>(parentModule, context);
+  OwningOpRef<ModuleOp> parent =
+      parseSourceString<ModuleOp>(parentModule, context);
   if (!parent)
     return llvm::createStringError("internal: the parent does not parse: " +
                                    diagnostics.str());
@@ -124,9 +125,9 @@ ke::propose::materializeRewrite(const ParsedRewrite &rewrite,
     return llvm::createStringError("the function does not parse: " +
                                    diagnostics.str());
   auto functions = llvm::to_vector(proposed->getOps<func::FuncOp>());
-  size_t others = std::distance(proposed->getBody()->begin(),
-                                proposed->getBody()->end()) -
-                  functions.size();
+  size_t others =
+      std::distance(proposed->getBody()->begin(), proposed->getBody()->end()) -
+      functions.size();
   if (functions.size() != 1 || others != 0)
     return llvm::createStringError(
         "the rewrite must be exactly one func.func (no helper functions or "

@@ -140,7 +140,8 @@ void RewritePass::runOnOperation() {
   if (proposer == "llm") {
     auto opened = store::Store::open(db);
     if (!opened) {
-      module.emitError() << "ke-rewrite: " << llvm::toString(opened.takeError());
+      module.emitError() << "ke-rewrite: "
+                         << llvm::toString(opened.takeError());
       return signalPassFailure();
     }
     database = std::move(*opened);
@@ -157,8 +158,8 @@ void RewritePass::runOnOperation() {
     options.proposer.repairs = llmRepairs;
     options.proposer.tokenBudget = llmMaxTokens;
     std::vector<std::string> warnings;
-    auto created = propose::LLMSession::create(*database, std::nullopt,
-                                               options, &getContext(), warnings);
+    auto created = propose::LLMSession::create(*database, std::nullopt, options,
+                                               &getContext(), warnings);
     for (const std::string &warning : warnings)
       module.emitWarning() << "ke-rewrite: knowledge base: " << warning;
     if (!created) {
@@ -266,18 +267,18 @@ LogicalResult RewritePass::rewriteKernel(KernelOp kernel,
       propose::BuiltCandidate built =
           propose::buildCandidate(proposal, base, reference, shapes);
       if (!built.problem.empty()) {
-        kernel.emitWarning() << "ke-rewrite: '@" << name << "': a proposal for "
-                             << (index == 0 ? std::string("the reference")
-                                            : "@" + candidates[index - 1]
-                                                        .getSymName()
-                                                        .str())
-                             << " was dropped: " << built.problem;
+        kernel.emitWarning()
+            << "ke-rewrite: '@" << name << "': a proposal for "
+            << (index == 0 ? std::string("the reference")
+                           : "@" + candidates[index - 1].getSymName().str())
+            << " was dropped: " << built.problem;
         continue;
       }
       auto payload = *built.module->getOps<func::FuncOp>().begin();
       payload->remove();
       payload.setSymName("payload");
-      for (NamedAttribute attr : llvm::to_vector(payload->getDiscardableAttrs()))
+      for (NamedAttribute attr :
+           llvm::to_vector(payload->getDiscardableAttrs()))
         payload->removeAttr(attr.getName());
       // A candidate the kernel already holds is not added twice.
       if (!payloads.insert(printPayload(payload)).second) {
@@ -290,8 +291,9 @@ LogicalResult RewritePass::rewriteKernel(KernelOp kernel,
       while (names.contains(childName));
       names.insert(childName);
       FlatSymbolRefAttr parentRef =
-          index == 0 ? FlatSymbolRefAttr()
-                     : FlatSymbolRefAttr::get(candidates[index - 1].getSymNameAttr());
+          index == 0
+              ? FlatSymbolRefAttr()
+              : FlatSymbolRefAttr::get(candidates[index - 1].getSymNameAttr());
       auto candidate = CandidateOp::create(
           builder, kernel.getLoc(), builder.getStringAttr(childName), parentRef,
           builder.getStringAttr(proposer.getName()),

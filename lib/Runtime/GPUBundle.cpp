@@ -81,8 +81,7 @@ BundleManifest BundleManifest::read(const std::string &text,
       tensor.shape.resize(rank);
       for (int64_t &extent : tensor.shape)
         words >> extent;
-      (key == "arg" ? manifest.arguments : manifest.results)
-          .push_back(tensor);
+      (key == "arg" ? manifest.arguments : manifest.results).push_back(tensor);
     } else {
       error = "line " + std::to_string(number) + ": unknown key '" + key + "'";
       return manifest;
@@ -237,8 +236,9 @@ std::string BundleResult::toJSON() const {
   std::ostringstream os;
   os.precision(17);
   os << "{\"kernel\":\"" << escape(kernel) << "\",\"target\":\"nvgpu\","
-     << "\"device\":\"" << escape(device) << "\",\"correct\":"
-     << (correct ? "true" : "false") << ",\"max_abs_err\":" << maxAbsError
+     << "\"device\":\"" << escape(device)
+     << "\",\"correct\":" << (correct ? "true" : "false")
+     << ",\"max_abs_err\":" << maxAbsError
      << ",\"max_rel_err\":" << maxRelError;
   if (runs > 0)
     os << ",\"time_ns\":{\"median\":" << medianNs << ",\"min\":" << minNs
@@ -293,8 +293,7 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     result.error = "load: " + loadError;
     return result;
   }
-  void *entry =
-      dlsym(library, ("_mlir_ciface_" + manifest.kernel).c_str());
+  void *entry = dlsym(library, ("_mlir_ciface_" + manifest.kernel).c_str());
   if (!entry) {
     result.error = "load: no _mlir_ciface_" + manifest.kernel;
     return result;
@@ -313,8 +312,8 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
         cuda->cuMemFree(buffer);
   };
   for (size_t i = 0; i < tensors.size(); ++i) {
-    int result0 = cuda->cuMemAlloc(&buffers[i],
-                                   std::max<int64_t>(1, tensors[i].getNumBytes()));
+    int result0 = cuda->cuMemAlloc(
+        &buffers[i], std::max<int64_t>(1, tensors[i].getNumBytes()));
     if (result0) {
       result.error = "run: cuMemAlloc: " + describeCudaError(result0);
       release();
@@ -369,10 +368,10 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     for (size_t r = 0; r < manifest.results.size(); ++r) {
       const BundleTensor &t = manifest.results[r];
       std::string actual(t.getNumBytes(), '\0'), expected;
-      cuda->cuMemcpyDtoH(actual.data(),
-                         buffers[manifest.arguments.size() + r], actual.size());
-      std::string path = directory + "/expected-" + std::to_string(seed) +
-                         "-" + std::to_string(r) + ".bin";
+      cuda->cuMemcpyDtoH(actual.data(), buffers[manifest.arguments.size() + r],
+                         actual.size());
+      std::string path = directory + "/expected-" + std::to_string(seed) + "-" +
+                         std::to_string(r) + ".bin";
       if (!readFile(path, expected) || expected.size() != actual.size()) {
         result.error = "bundle: cannot read " + path;
         release();

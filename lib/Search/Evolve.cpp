@@ -158,8 +158,7 @@ std::string EvolvePass::optionsJson() const {
 
 void EvolvePass::distilSkill(const store::NodeRecord &child,
                              const store::NodeRecord &parent, double naiveNs,
-                             llvm::StringRef opKinds,
-                             llvm::StringRef rewrite) {
+                             llvm::StringRef opKinds, llvm::StringRef rewrite) {
   double parentNs = parent.timeNs.value_or(naiveNs);
   if (!child.timeNs || *child.timeNs <= 0 || parentNs / *child.timeNs < 1.05)
     return;
@@ -222,11 +221,10 @@ void EvolvePass::addWarmStart(propose::TransformLibraryProposer &library,
       llvm::consumeError(std::move(error));
       continue;
     }
-    library.addWarmStart(*schedule,
-                         llvm::formatv("skill {0}, {1:f1}x on run {2}",
-                                       skill.id, skill.speedup,
-                                       skill.run.value_or(0))
-                             .str());
+    library.addWarmStart(
+        *schedule, llvm::formatv("skill {0}, {1:f1}x on run {2}", skill.id,
+                                 skill.speedup, skill.run.value_or(0))
+                       .str());
     ++added;
   }
 }
@@ -265,10 +263,11 @@ void EvolvePass::runOnOperation() {
     module.emitError()
         << "ke-evolve: the transform library has no GPU schedule space yet; "
            "search target '"
-        << target << "' with proposer=llm or proposer=file (candidates are "
-                     "checked on the CPU, then run on an NVIDIA GPU where "
-                     "there is one, else ranked by the static cost of their "
-                     "code)";
+        << target
+        << "' with proposer=llm or proposer=file (candidates are "
+           "checked on the CPU, then run on an NVIDIA GPU where "
+           "there is one, else ranked by the static cost of their "
+           "code)";
     return signalPassFailure();
   }
   if (target == "riscv") {
@@ -362,7 +361,8 @@ void EvolvePass::runOnOperation() {
     for (const std::string &warning : warnings)
       module.emitWarning() << "ke-evolve: knowledge base: " << warning;
     if (!session) {
-      module.emitError() << "ke-evolve: " << llvm::toString(session.takeError());
+      module.emitError() << "ke-evolve: "
+                         << llvm::toString(session.takeError());
       return signalPassFailure();
     }
     llmSession = std::move(*session);
@@ -616,9 +616,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       if (std::string failure = chosen.getFailure(); !failure.empty())
         return fail(failure);
       std::string reason = chosen.getStopReason();
-      summary.stopReason = reason.empty()
-                               ? "the proposer has nothing more to propose"
-                               : reason;
+      summary.stopReason =
+          reason.empty() ? "the proposer has nothing more to propose" : reason;
       break;
     }
 
@@ -705,8 +704,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       account(node);
       bestOfExpansion = std::max(bestOfExpansion, speedup);
       if (skills && speedup > 0)
-        distilSkill(node, nodes[parent], naiveNs, opKinds,
-                    freshRewrites[i]);
+        distilSkill(node, nodes[parent], naiveNs, opKinds, freshRewrites[i]);
       nodes.push_back(std::move(node));
     }
     bandit.record(arm, bestOfExpansion / std::max(1.0, tree.getBestSpeedup()));

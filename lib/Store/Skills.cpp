@@ -11,10 +11,10 @@ using namespace ke::store;
 using detail::Statement;
 
 llvm::Expected<int64_t> Store::addSkill(const SkillRecord &skill) {
-  Statement insert(database,
-                   "INSERT INTO skills(run, kernel, node, target, op_kinds, "
-                   "proposer, change, schedule, rewrite, gain, speedup, created) "
-                   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+  Statement insert(
+      database, "INSERT INTO skills(run, kernel, node, target, op_kinds, "
+                "proposer, change, schedule, rewrite, gain, speedup, created) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
   insert.bind(1, skill.run);
   insert.bind(2, skill.kernel);
   insert.bind(3, skill.node);

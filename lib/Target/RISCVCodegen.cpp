@@ -44,18 +44,19 @@ void addBlockCounters(llvm::Module &module) {
   std::vector<llvm::BasicBlock *> blocks = numberBlocks(module);
   llvm::LLVMContext &context = module.getContext();
   auto *i64 = llvm::Type::getInt64Ty(context);
-  auto *arrayType = llvm::ArrayType::get(i64, std::max<size_t>(1, blocks.size()));
+  auto *arrayType =
+      llvm::ArrayType::get(i64, std::max<size_t>(1, blocks.size()));
   auto *counts = new llvm::GlobalVariable(
-      module, arrayType, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+      module, arrayType, /*isConstant=*/false,
+      llvm::GlobalValue::ExternalLinkage,
       llvm::ConstantAggregateZero::get(arrayType), "__ke_block_counts");
-  new llvm::GlobalVariable(module, i64, /*isConstant=*/true,
-                           llvm::GlobalValue::ExternalLinkage,
-                           llvm::ConstantInt::get(i64, blocks.size()),
-                           "__ke_block_count_n");
+  new llvm::GlobalVariable(
+      module, i64, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+      llvm::ConstantInt::get(i64, blocks.size()), "__ke_block_count_n");
   for (auto [index, block] : llvm::enumerate(blocks)) {
     llvm::IRBuilder<> builder(&*block->getFirstInsertionPt());
-    llvm::Value *slot = builder.CreateConstInBoundsGEP2_64(arrayType, counts, 0,
-                                                           index);
+    llvm::Value *slot =
+        builder.CreateConstInBoundsGEP2_64(arrayType, counts, 0, index);
     llvm::Value *value = builder.CreateLoad(i64, slot);
     builder.CreateStore(builder.CreateAdd(value, builder.getInt64(1)), slot);
   }
@@ -63,8 +64,8 @@ void addBlockCounters(llvm::Module &module) {
 
 void addMCAMarkers(llvm::Module &module) {
   std::vector<llvm::BasicBlock *> blocks = numberBlocks(module);
-  auto *type =
-      llvm::FunctionType::get(llvm::Type::getVoidTy(module.getContext()), false);
+  auto *type = llvm::FunctionType::get(
+      llvm::Type::getVoidTy(module.getContext()), false);
   for (auto [index, block] : llvm::enumerate(blocks)) {
     std::string name = "b" + std::to_string(index);
     llvm::IRBuilder<> begin(&*block->getFirstInsertionPt());
@@ -91,7 +92,8 @@ llvm::Expected<std::string> emit(llvm::Module &module,
 } // namespace
 
 llvm::Expected<RISCVCode>
-ke::generateRISCVCode(mlir::ModuleOp module, const RISCVCodegenOptions &options) {
+ke::generateRISCVCode(mlir::ModuleOp module,
+                      const RISCVCodegenOptions &options) {
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeRISCVTargetInfo();
@@ -114,7 +116,8 @@ ke::generateRISCVCode(mlir::ModuleOp module, const RISCVCodegenOptions &options)
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     return llvm::createStringError("codegen: cannot create a RISC-V target "
-                                   "machine for cpu '" + options.cpu + "'");
+                                   "machine for cpu '" +
+                                   options.cpu + "'");
 
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -126,7 +129,8 @@ ke::generateRISCVCode(mlir::ModuleOp module, const RISCVCodegenOptions &options)
   llvmModule->setDataLayout(machine->createDataLayout());
   auto optimize = mlir::makeOptimizingTransformer(3, 0, machine.get());
   if (llvm::Error error = optimize(llvmModule.get()))
-    return llvm::createStringError("codegen: " + llvm::toString(std::move(error)));
+    return llvm::createStringError("codegen: " +
+                                   llvm::toString(std::move(error)));
 
   RISCVCode code;
   code.numBlocks = numberBlocks(*llvmModule).size();

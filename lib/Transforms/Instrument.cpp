@@ -23,9 +23,8 @@ namespace {
 bool isRegionOfInterest(Operation *op) {
   return isa<scf::ForOp, scf::ForallOp, scf::ParallelOp, affine::AffineForOp>(
              op) ||
-         (op->getDialect() &&
-          op->getDialect()->getNamespace() ==
-              linalg::LinalgDialect::getDialectNamespace());
+         (op->getDialect() && op->getDialect()->getNamespace() ==
+                                  linalg::LinalgDialect::getDialectNamespace());
 }
 
 struct InstrumentPass : ke::impl::KeInstrumentBase<InstrumentPass> {

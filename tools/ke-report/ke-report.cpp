@@ -28,8 +28,8 @@ using namespace ke;
 using nlohmann::json;
 
 namespace {
-llvm::cl::SubCommand trajectories("trajectories",
-                                  "Export LLM calls with their rewards (JSONL)");
+llvm::cl::SubCommand
+    trajectories("trajectories", "Export LLM calls with their rewards (JSONL)");
 llvm::cl::SubCommand skills("skills", "List the skill library");
 llvm::cl::SubCommand knowledge("kb", "Show the passages retrieved for signals");
 
@@ -47,7 +47,8 @@ llvm::cl::opt<std::string> targetName("target", llvm::cl::desc("Target"),
 llvm::cl::opt<std::string> opKinds("ops",
                                    llvm::cl::desc("Op kinds, comma-separated"),
                                    llvm::cl::sub(knowledge));
-llvm::cl::opt<std::string> bound("bound", llvm::cl::desc("compute|memory|latency"),
+llvm::cl::opt<std::string> bound("bound",
+                                 llvm::cl::desc("compute|memory|latency"),
                                  llvm::cl::sub(knowledge));
 llvm::cl::opt<std::string> errorText("error", llvm::cl::desc("Error text"),
                                      llvm::cl::sub(knowledge));
@@ -151,7 +152,8 @@ int listSkills(store::Store &database) {
 }
 
 int showKnowledge(store::Store &database) {
-  std::vector<std::string> directories = {kb::KnowledgeBase::getDefaultDirectory()};
+  std::vector<std::string> directories = {
+      kb::KnowledgeBase::getDefaultDirectory()};
   llvm::SmallVector<llvm::StringRef> extra;
   llvm::StringRef(extraKnowledge).split(extra, ',', -1, false);
   for (llvm::StringRef directory : extra)
@@ -175,8 +177,8 @@ int showKnowledge(store::Store &database) {
   if (!passages)
     return fail(llvm::toString(passages.takeError()));
   for (const store::KnowledgePassage &passage : *passages)
-    llvm::outs() << llvm::formatv("{0:f2}  [{4}] {1} / {2}  ({3})\n", passage.score,
-                                  passage.title, passage.heading,
+    llvm::outs() << llvm::formatv("{0:f2}  [{4}] {1} / {2}  ({3})\n",
+                                  passage.score, passage.title, passage.heading,
                                   passage.path, passage.category);
   return 0;
 }

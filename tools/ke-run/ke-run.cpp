@@ -9,27 +9,27 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Eval/CPURunner.h"
-#include "ke/Eval/HardwareCounters.h"
-#include "ke/Eval/ProbeRuntime.h"
-#include "ke/Eval/RISCVRunner.h"
+#include "ke/Eval/Compare.h"
 #include "ke/Eval/GPUBundleWriter.h"
 #include "ke/Eval/GPUCodeStats.h"
-#include "ke/Runtime/CudaDriver.h"
-#include "ke/Runtime/GPUBundle.h"
-#include "ke/Target/GPUPipeline.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "ke/Support/DiagnosticCollector.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
-#include "ke/Eval/Compare.h"
+#include "ke/Eval/HardwareCounters.h"
 #include "ke/Eval/Inputs.h"
 #include "ke/Eval/KernelSignature.h"
+#include "ke/Eval/ProbeRuntime.h"
+#include "ke/Eval/RISCVRunner.h"
 #include "ke/Eval/Roofline.h"
 #include "ke/Eval/Timing.h"
 #include "ke/Eval/WorkEstimate.h"
 #include "ke/InitKe.h"
 #include "ke/KeDialect.h"
+#include "ke/Runtime/CudaDriver.h"
+#include "ke/Runtime/GPUBundle.h"
+#include "ke/Support/DiagnosticCollector.h"
 #include "ke/Target/CPUPipeline.h"
+#include "ke/Target/GPUPipeline.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -39,11 +39,11 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -51,9 +51,9 @@
 
 #include <chrono>
 #include <csetjmp>
-#include <map>
 #include <csignal>
 #include <cstring>
+#include <map>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -251,14 +251,14 @@ struct KernelReport {
     std::string name;
     double nsPerCall = 0.0, share = 0.0;
   };
-  std::vector<Region> regions; ///< --profile
+  std::vector<Region> regions;            ///< --profile
   std::map<std::string, double> counters; ///< per call, --profile
   std::string countersError;
-  std::string timeSource = "measured"; ///< how time_ns was obtained
+  std::string timeSource = "measured";    ///< how time_ns was obtained
   std::optional<bool> compiled, runnable; ///< GPU targets
-  std::string notRunnable;               ///< why it could not run
+  std::string notRunnable;                ///< why it could not run
   std::optional<llvm::json::Value> gpuCode;
-  std::optional<double> cycles;         ///< riscv: the estimate
+  std::optional<double> cycles; ///< riscv: the estimate
 };
 
 /// The stage running now, named in errors when a kernel crashes or hangs.
@@ -314,8 +314,7 @@ void saveCachedOutputs(llvm::StringRef key, uint64_t inputSeed,
 
 /// Runs an instrumented copy of the evaluated function `runs` times and
 /// records each region's time per call and share of the call's time.
-llvm::Error profileRegions(KernelJob job,
-                           const ke::LowerCPUOptions &options,
+llvm::Error profileRegions(KernelJob job, const ke::LowerCPUOptions &options,
                            const KernelSignature &signature,
                            llvm::ArrayRef<HostTensor> inputs, int runs,
                            KernelReport &report) {
@@ -326,8 +325,7 @@ llvm::Error profileRegions(KernelJob job,
   {
     ke::DiagnosticCollector diagnostics(context);
     PassManager pm(context, ModuleOp::getOperationName());
-    if (failed(parsePassPipeline("func.func(ke-instrument)",
-                                 pm)) ||
+    if (failed(parsePassPipeline("func.func(ke-instrument)", pm)) ||
         failed(pm.run(*module)))
       return llvm::createStringError("profile: " + diagnostics.str());
   }
@@ -357,8 +355,8 @@ llvm::Error profileRegions(KernelJob job,
   }
   // What no probe covers: ops between regions, allocation, the call itself.
   if (wallNs > inside)
-    report.regions.push_back({"(outside regions)", wallNs - inside,
-                              (wallNs - inside) / wallNs});
+    report.regions.push_back(
+        {"(outside regions)", wallNs - inside, (wallNs - inside) / wallNs});
   return llvm::Error::success();
 }
 
@@ -500,8 +498,8 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
                                    "lowering");
   GPUCodeStats stats;
   for (const std::string &text : code) {
-    GPUCodeStats part = nvidia ? analyzePTX(text, "sm_90")
-                               : analyzeAMDGCN(text, "gfx942");
+    GPUCodeStats part =
+        nvidia ? analyzePTX(text, "sm_90") : analyzeAMDGCN(text, "gfx942");
     stats.chip = part.chip;
     stats.source = part.source;
     for (GPUKernelStats &kernel : part.kernels)
@@ -540,7 +538,8 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
         succeeded(pm.run(*binaryModule))) {
       for (const std::string &object : collectGPUCode(*binaryModule)) {
         hsacoBytes += object.size();
-        elf &= llvm::StringRef(object).starts_with("\x7f" "ELF");
+        elf &= llvm::StringRef(object).starts_with("\x7f"
+                                                   "ELF");
       }
     }
     if (!fakeROCm.empty()) {
@@ -549,7 +548,8 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     }
     if (hsacoBytes == 0 || !elf)
       return llvm::createStringError("hsaco: the AMDGPU code object could "
-                                     "not be linked: " + diagnostics.str());
+                                     "not be linked: " +
+                                     diagnostics.str());
     report.gpuCode->getAsObject()->insert({"hsaco_bytes", hsacoBytes});
   }
   report.runnable = false;
@@ -565,8 +565,8 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
       if (!bundleDirectory.empty()) {
         directory = bundleDirectory.getValue();
         llvm::sys::path::append(directory, job.name);
-      } else if (std::error_code ec =
-                     llvm::sys::fs::createUniqueDirectory("ke-gpu", directory)) {
+      } else if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
+                     "ke-gpu", directory)) {
         return llvm::createStringError("bundle: " + ec.message());
       }
       llvm::Expected<KernelSignature> signature =
@@ -574,8 +574,8 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
       if (!signature)
         return signature.takeError();
       unsigned seeds = std::max(1u, numSeeds.getValue());
-      if (llvm::Error error = writeGPUBundle(*module, job.name, *signature,
-                                             seeds, directory))
+      if (llvm::Error error =
+              writeGPUBundle(*module, job.name, *signature, seeds, directory))
         return error;
       ke::LowerCPUOptions referenceOptions;
       referenceOptions.naive = true;
@@ -606,9 +606,10 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
         report.maxRelError = result.maxRelError;
         if (!result.correct)
           return llvm::createStringError(result.error);
-        report.timing = TimingResult{result.medianNs, result.minNs, result.runs};
-        report.timeSource = "CUDA events on " + result.device +
-                            ", L2 flushed before each run";
+        report.timing =
+            TimingResult{result.medianNs, result.minNs, result.runs};
+        report.timeSource =
+            "CUDA events on " + result.device + ", L2 flushed before each run";
         return llvm::Error::success();
       }
     }
@@ -725,9 +726,8 @@ llvm::Error evaluate(KernelJob job, KernelReport &report, bool timeIt) {
   if (profile) {
     currentStage = "profile";
     int runs = std::clamp(report.timing->runs, 3, 20);
-    if (llvm::Error error =
-            profileRegions(job, candidateOptions, *signature, inputs, runs,
-                           report))
+    if (llvm::Error error = profileRegions(job, candidateOptions, *signature,
+                                           inputs, runs, report))
       return error;
     if (auto counters = HardwareCounters::open()) {
       (*counters)->start();
@@ -1061,10 +1061,10 @@ int main(int argc, char **argv) {
       // qemu runs in a child process with its own time limit.
       if (timeoutSeconds && targetName == "cpu")
         alarm(timeoutSeconds);
-      llvm::Error error =
-          targetName == "riscv" ? evaluateRISCV(job, report)
-          : targetName == "cpu" ? evaluate(job, report, /*timeIt=*/true)
-                                : evaluateGPU(job, report);
+      llvm::Error error = targetName == "riscv" ? evaluateRISCV(job, report)
+                          : targetName == "cpu"
+                              ? evaluate(job, report, /*timeIt=*/true)
+                              : evaluateGPU(job, report);
       alarm(0);
       recoveryArmed = 0;
       if (error) {

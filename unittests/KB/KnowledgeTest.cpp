@@ -33,7 +33,8 @@ Keep accumulators in registers.
   ASSERT_TRUE(bool(document)) << llvm::toString(document.takeError());
   EXPECT_EQ(document->category, "optimization");
   EXPECT_EQ(document->targets, (std::vector<std::string>{"cpu", "riscv"}));
-  EXPECT_EQ(document->tags, (std::vector<std::string>{"tiling", "vectorization"}));
+  EXPECT_EQ(document->tags,
+            (std::vector<std::string>{"tiling", "vectorization"}));
   EXPECT_EQ(document->title, "Tiling");
   ASSERT_EQ(document->sections.size(), 3u);
   EXPECT_EQ(document->sections[0].heading, "Tiling");
@@ -65,9 +66,10 @@ TEST(KnowledgeBaseTest, QueriesCombineTargetOpsBoundAndErrors) {
   signals.opKinds = {"batch_matmul", "generic"};
   signals.bound = "memory";
   signals.errorText = "lower: failed to legalize 'gpu.thread_id'";
-  EXPECT_EQ(KnowledgeBase::buildQuery(signals),
-            "targets : \"cpu\" AND (\"batch\" OR \"matmul\" OR \"memory\" OR "
-            "\"bound\" OR \"lower\" OR \"failed\" OR \"legalize\" OR \"thread\")");
+  EXPECT_EQ(
+      KnowledgeBase::buildQuery(signals),
+      "targets : \"cpu\" AND (\"batch\" OR \"matmul\" OR \"memory\" OR "
+      "\"bound\" OR \"lower\" OR \"failed\" OR \"legalize\" OR \"thread\")");
 }
 
 TEST(KnowledgeBaseTest, IndexesRetrievesAndReindexes) {
@@ -90,8 +92,8 @@ TEST(KnowledgeBaseTest, IndexesRetrievesAndReindexes) {
   auto database = store::Store::open(databasePath);
   ASSERT_TRUE(bool(database)) << llvm::toString(database.takeError());
   std::vector<std::string> warnings;
-  auto knowledge = KnowledgeBase::open(**database, {std::string(directory)},
-                                       warnings);
+  auto knowledge =
+      KnowledgeBase::open(**database, {std::string(directory)}, warnings);
   ASSERT_TRUE(bool(knowledge)) << llvm::toString(knowledge.takeError());
   EXPECT_EQ(knowledge->getDocumentCount(), 2u);
   EXPECT_TRUE(warnings.empty());
@@ -109,8 +111,8 @@ TEST(KnowledgeBaseTest, IndexesRetrievesAndReindexes) {
 
   write("cpu.md", "---\ncategory: optimization\ntargets: [cpu]\n---\n# CPU\n"
                   "## Column reductions\nreduce columns\n");
-  auto reopened = KnowledgeBase::open(**database, {std::string(directory)},
-                                      warnings);
+  auto reopened =
+      KnowledgeBase::open(**database, {std::string(directory)}, warnings);
   ASSERT_TRUE(bool(reopened));
   passages = reopened->retrieve(signals, 3);
   ASSERT_TRUE(bool(passages));

@@ -1,7 +1,7 @@
 //===- HttpChatClientTest.cpp - wire formats, retries, redaction ----------===//
 
-#include "ke/LLM/ChatProtocol.h"
 #include "ke/LLM/HttpChatClient.h"
+#include "ke/LLM/ChatProtocol.h"
 #include "ke/LLM/RetryPolicy.h"
 
 #include "gtest/gtest.h"
@@ -104,8 +104,7 @@ TEST(ChatProtocolTest, OpenAIRequestAndReply) {
 
   LLMConfig keyless = config("openai");
   keyless.apiKey.clear();
-  for (auto &[name, value] :
-       protocol->buildRequest(keyless, request()).headers)
+  for (auto &[name, value] : protocol->buildRequest(keyless, request()).headers)
     EXPECT_NE(name, "Authorization");
 
   auto reply = protocol->parseReply(kOpenAIReply);
@@ -140,11 +139,10 @@ TEST(ChatProtocolTest, AnthropicRequestAndReply) {
 
 TEST(HttpChatClientTest, RetriesA429ThenSucceeds) {
   std::vector<HttpRequest> seen;
-  HttpChatClient client(config("openai"),
-                        std::make_unique<ScriptedTransport>(
-                            std::deque<HttpResponse>{status(429, 3.0),
-                                                     ok(kOpenAIReply)},
-                            &seen));
+  HttpChatClient client(
+      config("openai"),
+      std::make_unique<ScriptedTransport>(
+          std::deque<HttpResponse>{status(429, 3.0), ok(kOpenAIReply)}, &seen));
   std::vector<double> sleeps;
   client.setSleep([&](double seconds) { sleeps.push_back(seconds); });
   auto reply = client.complete(request());

@@ -1,8 +1,8 @@
 //===- RewriteTest.cpp - replies, rewrites and prompts --------------------===//
 
+#include "ke/Propose/Rewrite.h"
 #include "ke/InitKe.h"
 #include "ke/Propose/PromptSynthesizer.h"
-#include "ke/Propose/Rewrite.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -69,7 +69,8 @@ TEST(FencedBlockTest, FindsTheRewriteOfAReply) {
 
   auto prose = parseRewriteReply("I cannot help with that.");
   ASSERT_FALSE(bool(prose));
-  EXPECT_EQ(llvm::toString(prose.takeError()), "the reply has no ```mlir block");
+  EXPECT_EQ(llvm::toString(prose.takeError()),
+            "the reply has no ```mlir block");
   auto other = parseRewriteReply("```mlir\n%x = arith.constant 0 : i32\n```");
   ASSERT_FALSE(bool(other));
   llvm::consumeError(other.takeError());
@@ -98,8 +99,9 @@ TEST_F(RewriteTest, ChecksAWholeFunctionAgainstTheKernel) {
                  "  return %a : tensor<8x16xf32>\n}\n";
   auto wrongType = materializeRewrite(rewrite, kParent, "k", &context);
   ASSERT_FALSE(bool(wrongType));
-  EXPECT_NE(llvm::toString(wrongType.takeError()).find("differs from the kernel"),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(wrongType.takeError()).find("differs from the kernel"),
+      std::string::npos);
 
   rewrite.text = "func.func @k(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> "
                  "tensor<8x4xf32> {\n  return %a : tensor<8x4xf32>\n}\n";
@@ -148,8 +150,9 @@ TEST(PromptSynthesizerTest, HoldsTheEvidenceAndMasksMeasurements) {
   EXPECT_NE(user.find("## Tiling / Register tiles"), std::string::npos);
 
   // The same decision on another day: other timings, the same replay key.
-  context.parent.diagnosis = R"({"time_ns": {"median": 1700.0}, "gflops": 11.0,)"
-                             R"( "gbps": 2.9, "bound": "compute"})";
+  context.parent.diagnosis =
+      R"({"time_ns": {"median": 1700.0}, "gflops": 11.0,)"
+      R"( "gbps": 2.9, "bound": "compute"})";
   context.parent.speedup = 2.2;
   ke::llm::ChatRequest again = synthesizePrompt(inputs);
   EXPECT_NE(again.messages[1].content, user);

@@ -22,8 +22,7 @@ public:
   virtual HttpRequest buildRequest(const LLMConfig &config,
                                    const ChatRequest &request) const = 0;
   /// The reply of a 2xx body; an error says what was malformed.
-  virtual llvm::Expected<ChatReply>
-  parseReply(llvm::StringRef body) const = 0;
+  virtual llvm::Expected<ChatReply> parseReply(llvm::StringRef body) const = 0;
 
   /// The protocol of `provider` (openai | anthropic), or null.
   static std::unique_ptr<ChatProtocol> get(llvm::StringRef provider);

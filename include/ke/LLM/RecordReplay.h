@@ -28,8 +28,7 @@ enum class LLMMode { Live, Record, Replay };
 std::optional<LLMMode> parseLLMMode(llvm::StringRef text);
 
 /// The replay key of a request to `model`.
-std::string computeReplayKey(llvm::StringRef model,
-                             const ChatRequest &request);
+std::string computeReplayKey(llvm::StringRef model, const ChatRequest &request);
 
 class RecordingClient : public LLMClient {
 public:

@@ -21,11 +21,11 @@ class MLIRContext;
 namespace ke::propose {
 
 struct LLMProposerOptions {
-  size_t passages = 4;          ///< knowledge passages per prompt
-  size_t skills = 3;            ///< skills per prompt
-  size_t promptTokens = 8000;   ///< budget of one prompt
-  unsigned repairs = 1;         ///< repair rounds after a bad reply
-  int64_t tokenBudget = 0;      ///< tokens of the whole search (0: none)
+  size_t passages = 4;        ///< knowledge passages per prompt
+  size_t skills = 3;          ///< skills per prompt
+  size_t promptTokens = 8000; ///< budget of one prompt
+  unsigned repairs = 1;       ///< repair rounds after a bad reply
+  int64_t tokenBudget = 0;    ///< tokens of the whole search (0: none)
   unsigned maxReplyTokens = 4096;
   double temperature = 0.2;
 };

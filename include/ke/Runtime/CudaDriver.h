@@ -29,8 +29,7 @@ struct CudaDriver {
   int (*cuModuleUnload)(void *);
   int (*cuModuleGetFunction)(void **, void *, const char *);
   int (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, void *, void **,
-                        void **);
+                        unsigned, unsigned, unsigned, void *, void **, void **);
   int (*cuStreamCreate)(void **, unsigned);
   int (*cuStreamSynchronize)(void *);
   int (*cuStreamDestroy)(void *);

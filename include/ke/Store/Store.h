@@ -49,8 +49,8 @@ struct NodeRecord {
   std::string error;
   std::optional<double> timeNs;
   std::optional<double> speedup;
-  std::string diagnosis; ///< the ke-run JSON
-  double created = 0.0;  ///< seconds since the epoch
+  std::string diagnosis;          ///< the ke-run JSON
+  double created = 0.0;           ///< seconds since the epoch
   std::optional<int64_t> llmCall; ///< the LLM call that proposed it
 };
 
@@ -136,8 +136,7 @@ public:
   // LLM calls (LLMCalls.cpp).
   llvm::Expected<int64_t> addLLMCall(const LLMCallRecord &call);
   /// The successful calls recorded under `key`, oldest first.
-  llvm::Expected<std::vector<LLMCallRecord>>
-  findLLMCalls(llvm::StringRef key);
+  llvm::Expected<std::vector<LLMCallRecord>> findLLMCalls(llvm::StringRef key);
   llvm::Expected<std::optional<LLMCallRecord>> getLLMCall(int64_t id);
   /// Every call, oldest first (for trajectory exports).
   llvm::Expected<std::vector<LLMCallRecord>> loadLLMCalls();
