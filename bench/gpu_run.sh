@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The GPU bench, in two halves, because the GPU machine need not have MLIR:
 #
-#   bench/gpu_run.sh --make-bundles DIR   # where ke is built: compile every
+#   bench/gpu_run.sh --make-bundles DIR [TILES]
+#                                         # where ke is built: compile every
 #                                         # bench kernel for nvgpu (sm_90)
 #                                         # into DIR/<kernel> (host code with
-#                                         # PTX, inputs, reference outputs)
+#                                         # PTX, inputs, reference outputs),
+#                                         # and DIR/<kernel>@<tile> for each
+#                                         # thread-block tile of TILES
+#                                         # (default "16x16 1x128 2x128 32x8")
 #   bench/gpu_run.sh --run DIR [OUT]      # on the GPU machine: build
 #                                         # ke-gpu-run with g++ alone, run the
 #                                         # bundles, PyTorch eager and
@@ -15,12 +19,25 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 case "${1:-}" in
   --make-bundles)
-    dir="${2:?bench/gpu_run.sh --make-bundles DIR}"
+    dir="${2:?bench/gpu_run.sh --make-bundles DIR [TILES]}"
+    tiles="${3-16x16 1x128 2x128 32x8}"
     "$root/scripts/build.sh" >&2 || exit 1
     mkdir -p "$dir"
     for kernel in "$root"/bench/kernels/*.mlir; do
       "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
         --seeds 1 --check-only || echo "bench: $(basename "$kernel") failed" >&2
+    done
+    # The GPU schedule knob (threads per block, ke.gpu_block_tile): one
+    # small bundle per choice, sharing the default bundle's data.
+    for kernel in "$root"/bench/kernels/*.mlir; do
+      name=$(basename "$kernel" .mlir)
+      for tile in $tiles; do
+        "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
+          --seeds 1 --check-only --gpu-block-tile="${tile//x/,}" > /dev/null || continue
+        variant="$dir/$name@$tile"
+        rm -f "$variant"/in-* "$variant"/expected-*
+        echo "data ../$name" >> "$variant/bundle.txt"
+      done
     done
     rm -f "$dir"/*/kernel.o "$dir"/*/link.log ;;
   --run)

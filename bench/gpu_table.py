@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The GPU bench table: ke-gpu-run's JSON lines next to PyTorch's.
 
-    bench/gpu_table.py KE.jsonl TORCH.jsonl
+    bench/gpu_table.py KE.jsonl [KE2.jsonl ...] TORCH.jsonl
 
 KE.jsonl: ke-gpu-run (or ke-run --target nvgpu --json) output; TORCH.jsonl:
 bench/baselines/torch_bench.py --device cuda --compile. Prints a Markdown
@@ -24,10 +24,36 @@ def load(path):
     return rows
 
 
+def load_ke(paths):
+    """Per kernel: the default bundle and the best correct one over the
+    thread-block tiles (bundles named kernel@tile carry the tile)."""
+    default, best = {}, {}
+    for path in paths:
+        for line in open(path):
+            line = line.strip()
+            if not line.startswith("{"):
+                continue
+            row = json.loads(line)
+            name = row["kernel"]
+            tile = row.get("bundle", "").partition("@")[2] or "default"
+            row["tile"] = tile
+            if tile == "default":
+                default[name] = row
+            time = (row.get("time_ns") or {}).get("median")
+            if row.get("correct") and time:
+                old = best.get(name)
+                if not old or time < old["time_ns"]["median"]:
+                    best[name] = row
+            elif name not in best:
+                best[name] = row
+    return default, best
+
+
 def main():
-    ke, torch = load(sys.argv[1]), load(sys.argv[2])
-    print("| kernel | correct | ke (us) | eager (us) | torch.compile (us) | vs eager | vs compile |")
-    print("|---|---|---|---|---|---|---|")
+    default, ke = load_ke(sys.argv[1:-1])
+    torch = load(sys.argv[-1])
+    print("| kernel | correct | ke default (us) | ke best (us) | best tile | eager (us) | torch.compile (us) | vs eager | vs compile |")
+    print("|---|---|---|---|---|---|---|---|---|")
     speedups, fast1, fast2 = [], 0, 0
     for name in sorted(set(ke) | set(torch)):
         k, t = ke.get(name, {}), torch.get(name, {})
@@ -42,9 +68,11 @@ def main():
             fast2 += vs_eager > 2
         fmt = lambda v, scale=1e3: "n/a" if v is None else "%.1f" % (v / scale)
         ratio = lambda v: "n/a" if v is None else "%.2fx" % v
-        print("| %s | %s | %s | %s | %s | %s | %s |" % (
+        d = (default.get(name, {}).get("time_ns") or {}).get("median")
+        print("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             name, "yes" if correct else "NO: " + str(k.get("error")),
-            fmt(time), fmt(eager), fmt(compiled), ratio(vs_eager), ratio(vs_compiled)))
+            fmt(d), fmt(time), k.get("tile", "n/a"), fmt(eager), fmt(compiled),
+            ratio(vs_eager), ratio(vs_compiled)))
     n = len(set(ke) | set(torch))
     geomean = math.exp(sum(map(math.log, speedups)) / len(speedups)) if speedups else 0
     print()

@@ -57,9 +57,19 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
              << "expects '" << name << "' to be a string attribute";
     return success();
   }
+  if (name == kGPUBlockTileAttrName) {
+    auto tile = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!tile || tile.empty() || !onFunction ||
+        llvm::any_of(tile.asArrayRef(), [](int64_t v) { return v <= 0; }))
+      return op->emitOpError() << "expects '" << name
+                               << "' to be a non-empty array<i64> of positive "
+                                  "sizes on a function";
+    return success();
+  }
   return op->emitOpError() << "has unknown ke attribute '" << name
                            << "'; known: ke.kernel, ke.atol, ke.rtol, "
-                              "ke.selected, ke.strategy, ke.op_id";
+                              "ke.selected, ke.strategy, ke.op_id, "
+                              "ke.gpu_block_tile";
 }
 
 LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,

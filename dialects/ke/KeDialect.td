@@ -48,6 +48,10 @@ def Ke_Dialect : Dialect {
     static constexpr llvm::StringLiteral kSelectedAttrName = "ke.selected";
     static constexpr llvm::StringLiteral kStrategyAttrName = "ke.strategy";
     static constexpr llvm::StringLiteral kOpIdAttrName = "ke.op_id";
+    /// Threads per block along the innermost parallel loops on GPU targets
+    /// (the GPU schedule knob; see ke-tile-parallel-loops-for-gpu).
+    static constexpr llvm::StringLiteral kGPUBlockTileAttrName =
+        "ke.gpu_block_tile";
   }];
 }
 

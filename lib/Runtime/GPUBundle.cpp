@@ -35,6 +35,8 @@ std::string BundleManifest::write() const {
   os.precision(17);
   os << "ke-gpu-bundle 1\nkernel " << kernel << "\ntolerance " << atol << " "
      << rtol << "\nseeds " << seeds << "\n";
+  if (!data.empty())
+    os << "data " << data << "\n";
   auto tensor = [&](const char *role, const BundleTensor &t) {
     os << role << " " << t.kind << " " << t.shape.size();
     for (int64_t extent : t.shape)
@@ -74,6 +76,8 @@ BundleManifest BundleManifest::read(const std::string &text,
       words >> manifest.atol >> manifest.rtol;
     } else if (key == "seeds") {
       words >> manifest.seeds;
+    } else if (key == "data") {
+      words >> manifest.data;
     } else if (key == "arg" || key == "result") {
       BundleTensor tensor;
       size_t rank = 0;
@@ -235,7 +239,8 @@ bool callWithPointers(void *function, std::vector<void *> &a) {
 std::string BundleResult::toJSON() const {
   std::ostringstream os;
   os.precision(17);
-  os << "{\"kernel\":\"" << escape(kernel) << "\",\"target\":\"nvgpu\","
+  os << "{\"kernel\":\"" << escape(kernel) << "\",\"bundle\":\""
+     << escape(bundle) << "\",\"target\":\"nvgpu\","
      << "\"device\":\"" << escape(device)
      << "\",\"correct\":" << (correct ? "true" : "false")
      << ",\"max_abs_err\":" << maxAbsError
@@ -259,6 +264,7 @@ std::string BundleResult::toJSON() const {
 BundleResult ke::runtime::runBundle(const std::string &directory,
                                     double minSeconds) {
   BundleResult result;
+  result.bundle = directory.substr(directory.find_last_of('/') + 1);
   std::string text, problem;
   if (!readFile(directory + "/bundle.txt", text)) {
     result.error = "bundle: no bundle.txt in " + directory;
@@ -339,11 +345,13 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     return result;
   }
 
+  std::string dataDirectory =
+      manifest.data.empty() ? directory : directory + "/" + manifest.data;
   void *stream = getKernelStream();
   for (int seed = 0; seed < manifest.seeds; ++seed) {
     for (size_t i = 0; i < manifest.arguments.size(); ++i) {
       std::string data;
-      std::string path = directory + "/in-" + std::to_string(seed) + "-" +
+      std::string path = dataDirectory + "/in-" + std::to_string(seed) + "-" +
                          std::to_string(i) + ".bin";
       if (!readFile(path, data) ||
           int64_t(data.size()) != manifest.arguments[i].getNumBytes()) {
@@ -370,7 +378,7 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
       std::string actual(t.getNumBytes(), '\0'), expected;
       cuda->cuMemcpyDtoH(actual.data(), buffers[manifest.arguments.size() + r],
                          actual.size());
-      std::string path = directory + "/expected-" + std::to_string(seed) + "-" +
+      std::string path = dataDirectory + "/expected-" + std::to_string(seed) + "-" +
                          std::to_string(r) + ".bin";
       if (!readFile(path, expected) || expected.size() != actual.size()) {
         result.error = "bundle: cannot read " + path;

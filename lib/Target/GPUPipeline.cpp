@@ -4,8 +4,9 @@
 // with `ke-opt --pass-pipeline=...`. Notes on the order:
 // - results become out-params (hoisting static allocations), so outputs are
 //   buffers the caller allocates on the device;
-// - loops are tiled and mapped with nothing in between (canonicalize would
-//   merge the nested parallel loops and map everything to blocks);
+// - loops are tiled (ke-tile-parallel-loops-for-gpu: sizes per loop rank,
+//   or the function's ke.gpu_block_tile) and mapped with nothing in between
+//   (canonicalize would merge the nested parallel loops);
 // - innermost-first mapping puts the contiguous index on threadIdx.x
 //   (coalesced accesses);
 // - gpu-async-region gives each call one stream instead of a stream per
@@ -30,8 +31,10 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
   std::vector<std::string> tile;
   for (int64_t size : options.blockTile)
     tile.push_back(std::to_string(size));
-  if (tile.empty())
-    tile = {"16", "16"};
+  std::string tiling =
+      tile.empty() ? "ke-tile-parallel-loops-for-gpu"
+                   : "ke-tile-parallel-loops-for-gpu{block-tile=" +
+                         llvm::join(tile, ",") + "}";
   return llvm::formatv(
              "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
              "one-shot-bufferize{{bufferize-function-boundaries "
@@ -39,13 +42,12 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
              "buffer-results-to-out-params{{modify-public-functions "
              "hoist-static-allocs},canonicalize,buffer-deallocation-pipeline,"
              "canonicalize,convert-linalg-to-parallel-loops,"
-             "func.func(scf-parallel-loop-tiling{{parallel-loop-tile-sizes={0} "
-             "no-min-max-bounds},"
+             "func.func({0},"
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
              "convert-parallel-loops-to-gpu),canonicalize,"
              "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
              "func.func(gpu-async-region),",
-             llvm::join(tile, ","))
+             tiling)
       .str();
 }
 } // namespace

@@ -135,6 +135,12 @@ static cl::opt<std::string> bundleDirectory(
              "inputs, the reference's outputs) to DIR/<kernel>, for "
              "ke-gpu-run on a GPU machine"),
     cl::cat(runCategory));
+static cl::list<int64_t> gpuBlockTile(
+    "gpu-block-tile", cl::CommaSeparated,
+    cl::desc("nvgpu/amdgpu: threads per block along the innermost parallel "
+             "loops (sets ke.gpu_block_tile; bundles are named "
+             "<kernel>@<tile>)"),
+    cl::cat(runCategory));
 static cl::opt<bool> emitAssembly(
     "emit-asm",
     cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
@@ -466,8 +472,11 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
     auto clone = cast<func::FuncOp>(job.evaluated->clone());
     module->push_back(clone);
+    // The GPU schedule knob stays for the lowering; the rest of ke's
+    // attributes mean nothing to it.
     for (NamedAttribute attr : llvm::to_vector(clone->getDiscardableAttrs()))
-      if (attr.getName().getValue().starts_with("ke."))
+      if (attr.getName().getValue().starts_with("ke.") &&
+          attr.getName() != ke::KeDialect::kGPUBlockTileAttrName)
         clone->removeAttr(attr.getName());
     for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i) {
       clone.removeArgAttr(i, "ke.range");
@@ -476,6 +485,11 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
                          BoolAttr::get(context, false));
     }
     clone->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
+    if (!gpuBlockTile.empty())
+      clone->setAttr(ke::KeDialect::kGPUBlockTileAttrName,
+                     DenseI64ArrayAttr::get(
+                         context, SmallVector<int64_t>(gpuBlockTile.begin(),
+                                                       gpuBlockTile.end())));
     return module;
   };
   OwningOpRef<ModuleOp> module = prepare();
@@ -564,7 +578,13 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
       llvm::SmallString<128> directory;
       if (!bundleDirectory.empty()) {
         directory = bundleDirectory.getValue();
-        llvm::sys::path::append(directory, job.name);
+        std::string name = job.name;
+        if (!gpuBlockTile.empty()) {
+          name += "@";
+          for (auto [i, size] : llvm::enumerate(gpuBlockTile))
+            name += (i ? "x" : "") + std::to_string(size);
+        }
+        llvm::sys::path::append(directory, name);
       } else if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
                      "ke-gpu", directory)) {
         return llvm::createStringError("bundle: " + ec.message());

@@ -32,6 +32,9 @@ struct BundleManifest {
   double atol = 1e-4, rtol = 1e-4;
   std::vector<BundleTensor> arguments, results;
   int seeds = 1;
+  /// Where inputs and expected outputs are, relative to the bundle (other
+  /// schedules of one kernel share them); empty: the bundle itself.
+  std::string data;
   std::string write() const;
   /// Empty `error` on success.
   static BundleManifest read(const std::string &text, std::string &error);
@@ -39,6 +42,7 @@ struct BundleManifest {
 
 struct BundleResult {
   std::string kernel, device;
+  std::string bundle; ///< the bundle directory's name (kernel@tile)
   bool correct = false;
   std::string error; ///< "<stage>: ...", empty when correct
   double maxAbsError = 0, maxRelError = 0;

@@ -233,6 +233,27 @@ def KeLowerProbes : Pass<"ke-lower-probes", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect"];
 }
 
+def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Tile outermost scf.parallel loops into GPU thread blocks";
+  let description = [{
+    Tiles every outermost `scf.parallel` so its inner loop becomes one thread
+    block (`gpu-map-parallel-loops` maps outer to blocks, inner to threads,
+    innermost dimension to `threadIdx.x`). Sizes, right-aligned on the
+    loop's dimensions (missing outer ones are 1): the function's
+    `ke.gpu_block_tile` if it has one (the GPU schedule knob the search
+    varies), else `block-tile` if given, else 256 threads by rank: `[256]`,
+    `[8, 32]`, `[1, 8, 32]`, ... Bounds are checked inside the block, so
+    sizes need not divide the trip counts.
+  }];
+  let options = [
+    ListOption<"blockTile", "block-tile", "int64_t",
+               "Block tile for every loop (right-aligned)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{
