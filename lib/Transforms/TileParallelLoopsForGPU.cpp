@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KETILEPARALLELLOOPSFORGPU
@@ -31,6 +32,38 @@ SmallVector<int64_t> alignTile(ArrayRef<int64_t> sizes, unsigned rank) {
   return tile;
 }
 
+/// Threads per block when nothing says otherwise: enough blocks to keep
+/// every SM of a large GPU busy (a 2048-row reduction in 256-thread blocks
+/// ran on 8 SMs of 132), at most 256 threads, at least a warp.
+SmallVector<int64_t> chooseTile(scf::ParallelOp loop) {
+  unsigned rank = loop.getNumLoops();
+  SmallVector<int64_t> trips;
+  int64_t total = 1;
+  for (auto [lower, upper, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+    std::optional<int64_t> lo = getConstantIntValue(lower);
+    std::optional<int64_t> hi = getConstantIntValue(upper);
+    std::optional<int64_t> st = getConstantIntValue(step);
+    int64_t trip = lo && hi && st && *st > 0 ? (*hi - *lo + *st - 1) / *st : 1024;
+    trips.push_back(trip);
+    total *= trip;
+  }
+  constexpr int64_t kTargetBlocks = 264; // two per SM of an H100
+  int64_t threads = 32;
+  while (threads < 256 && total / (threads * 2) >= kTargetBlocks)
+    threads *= 2;
+  SmallVector<int64_t> tile(rank, 1);
+  if (rank == 1) {
+    tile[0] = threads;
+    return tile;
+  }
+  // Along x (the innermost loop) up to a warp, the rest along y.
+  int64_t x = std::min<int64_t>(32, std::max<int64_t>(1, trips.back()));
+  tile[rank - 1] = x;
+  tile[rank - 2] = std::max<int64_t>(1, threads / x);
+  return tile;
+}
+
 struct TileParallelLoopsForGPUPass
     : ke::impl::KeTileParallelLoopsForGPUBase<TileParallelLoopsForGPUPass> {
   using Base::Base;
@@ -40,8 +73,6 @@ struct TileParallelLoopsForGPUPass
     if (auto knob = function->getAttrOfType<DenseI64ArrayAttr>(
             ke::KeDialect::kGPUBlockTileAttrName))
       sizes.assign(knob.asArrayRef().begin(), knob.asArrayRef().end());
-    if (sizes.empty())
-      sizes = {8, 32}; // 256 threads; 1-D loops get 256 along x below
     SmallVector<scf::ParallelOp> outermost;
     function.walk([&](scf::ParallelOp loop) {
       if (!loop->getParentOfType<scf::ParallelOp>())
@@ -49,8 +80,9 @@ struct TileParallelLoopsForGPUPass
     });
     for (scf::ParallelOp loop : outermost) {
       unsigned rank = loop.getNumLoops();
-      SmallVector<int64_t> tile = alignTile(sizes, rank);
-      if (rank == 1 && sizes.size() > 1) {
+      SmallVector<int64_t> tile =
+          sizes.empty() ? chooseTile(loop) : alignTile(sizes, rank);
+      if (!sizes.empty() && rank == 1 && sizes.size() > 1) {
         // A 1-D loop takes the whole block along x.
         int64_t threads = 1;
         for (int64_t size : sizes)

@@ -241,9 +241,10 @@ def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::fu
     innermost dimension to `threadIdx.x`). Sizes, right-aligned on the
     loop's dimensions (missing outer ones are 1): the function's
     `ke.gpu_block_tile` if it has one (the GPU schedule knob the search
-    varies), else `block-tile` if given, else 256 threads by rank: `[256]`,
-    `[8, 32]`, `[1, 8, 32]`, ... Bounds are checked inside the block, so
-    sizes need not divide the trip counts.
+    varies), else `block-tile` if given, else a block of 32 to 256 threads
+    (the most that still leaves about 264 blocks, two per SM of an H100),
+    up to a warp along x (the innermost loop), the rest along y. Bounds are
+    checked inside the block, so sizes need not divide the trip counts.
   }];
   let options = [
     ListOption<"blockTile", "block-tile", "int64_t",
