@@ -47,6 +47,9 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
   payload.setAllArgAttrs(kernel.getAllArgAttrs());
   for (NamedAttribute attr : kernel->getDiscardableAttrs())
     payload->setAttr(attr.getName(), attr.getValue());
+  if (!proposal.gpuBlockTile.empty())
+    payload->setAttr("ke.gpu_block_tile",
+                     DenseI64ArrayAttr::get(context, proposal.gpuBlockTile));
   built.module->push_back(payload);
   if (failed(verify(payload)))
     built.problem =

@@ -378,8 +378,8 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
       std::string actual(t.getNumBytes(), '\0'), expected;
       cuda->cuMemcpyDtoH(actual.data(), buffers[manifest.arguments.size() + r],
                          actual.size());
-      std::string path = dataDirectory + "/expected-" + std::to_string(seed) + "-" +
-                         std::to_string(r) + ".bin";
+      std::string path = dataDirectory + "/expected-" + std::to_string(seed) +
+                         "-" + std::to_string(r) + ".bin";
       if (!readFile(path, expected) || expected.size() != actual.size()) {
         result.error = "bundle: cannot read " + path;
         release();

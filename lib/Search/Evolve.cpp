@@ -12,6 +12,7 @@
 #include "ke/KeDialect.h"
 #include "ke/Propose/Candidate.h"
 #include "ke/Propose/FileProposer.h"
+#include "ke/Propose/GPUBlockProposer.h"
 #include "ke/Propose/LLMSession.h"
 #include "ke/Propose/TransformLibraryProposer.h"
 #include "ke/Search/ProposerBandit.h"
@@ -256,18 +257,6 @@ void EvolvePass::runOnOperation() {
     module.emitError() << "ke-evolve: unknown target '" << target
                        << "'; expected one of "
                        << llvm::join(KernelOp::getKnownTargets(), ", ");
-    return signalPassFailure();
-  }
-  bool gpu = target == "nvgpu" || target == "amdgpu";
-  if (gpu && (proposer == "library" || proposer == "mixed")) {
-    module.emitError()
-        << "ke-evolve: the transform library has no GPU schedule space yet; "
-           "search target '"
-        << target
-        << "' with proposer=llm or proposer=file (candidates are "
-           "checked on the CPU, then run on an NVIDIA GPU where "
-           "there is one, else ranked by the static cost of their "
-           "code)";
     return signalPassFailure();
   }
   if (target == "riscv") {
@@ -535,7 +524,12 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     ownedProposer = std::move(*fileProposer);
     arms.push_back(ownedProposer.get());
   } else {
-    if (proposer != "llm") {
+    bool gpu = target == "nvgpu" || target == "amdgpu";
+    if (proposer != "llm" && gpu) {
+      // On GPUs the library's space is the thread-block shape.
+      ownedProposer = std::make_unique<propose::GPUBlockProposer>();
+      arms.push_back(ownedProposer.get());
+    } else if (proposer != "llm") {
       // RISC-V: no thread runtime, 8-float vectors (LMUL 1 at VLEN 256).
       auto library = std::make_unique<propose::TransformLibraryProposer>(
           seed * 7919 + kernelIndex * 104729 + summary.evaluated,
@@ -737,7 +731,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       payload.setSymName("payload");
       for (NamedAttribute attr :
            llvm::to_vector(payload->getDiscardableAttrs()))
-        payload->removeAttr(attr.getName());
+        if (attr.getName() != KeDialect::kGPUBlockTileAttrName)
+          payload->removeAttr(attr.getName());
       CandidateStatus status =
           node.status == "correct"     ? CandidateStatus::Correct
           : node.status == "incorrect" ? CandidateStatus::Incorrect
@@ -778,6 +773,9 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   auto payload = *parsed->getOps<func::FuncOp>().begin();
   kernel.getBody().getBlocks().clear();
   kernel.getBody().takeBody(payload.getBody());
+  // The GPU schedule knob travels with the body it was measured with.
+  if (Attribute tile = payload->getAttr(KeDialect::kGPUBlockTileAttrName))
+    kernel->setAttr(KeDialect::kGPUBlockTileAttrName, tile);
   kernel->setAttr(
       KeDialect::kSelectedAttrName,
       builder.getStringAttr(llvm::formatv("n{0}", nodes[best].id).str()));

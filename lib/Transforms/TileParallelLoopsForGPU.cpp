@@ -44,7 +44,8 @@ SmallVector<int64_t> chooseTile(scf::ParallelOp loop) {
     std::optional<int64_t> lo = getConstantIntValue(lower);
     std::optional<int64_t> hi = getConstantIntValue(upper);
     std::optional<int64_t> st = getConstantIntValue(step);
-    int64_t trip = lo && hi && st && *st > 0 ? (*hi - *lo + *st - 1) / *st : 1024;
+    int64_t trip =
+        lo && hi && st && *st > 0 ? (*hi - *lo + *st - 1) / *st : 1024;
     trips.push_back(trip);
     total *= trip;
   }

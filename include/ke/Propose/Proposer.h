@@ -11,6 +11,7 @@
 
 #include "ke/Propose/Schedule.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -72,6 +73,8 @@ struct Proposal {
   std::string rewrite;
   /// The llm_calls row of the reply that produced it.
   std::optional<int64_t> llmCall;
+  /// GPU targets: threads per block (set as ke.gpu_block_tile).
+  llvm::SmallVector<int64_t, 2> gpuBlockTile;
 };
 
 class Proposer {
