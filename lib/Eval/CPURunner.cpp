@@ -11,6 +11,7 @@
 #include "ke/Eval/CPURunner.h"
 #include "ke/Eval/ProbeRuntime.h"
 
+#include "ke/Eval/PrepareForLowering.h"
 #include "ke/Support/DiagnosticCollector.h"
 
 #include "ke/Target/CPUPipeline.h"
@@ -70,16 +71,7 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
   clone.setPublic();
   // The lowering replaces the func.func: keep its name, not the op.
   std::string entryName = clone.getSymName().str();
-  // ke's own attributes mean nothing to the lowering; inputs are read-only.
-  for (NamedAttribute attr : llvm::to_vector(clone->getDiscardableAttrs()))
-    if (attr.getName().getValue().starts_with("ke."))
-      clone->removeAttr(attr.getName());
-  for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i) {
-    clone.removeArgAttr(i, "ke.range");
-    if (isa<TensorType>(clone.getArgument(i).getType()))
-      clone.setArgAttr(i, "bufferization.writable",
-                       BoolAttr::get(context, false));
-  }
+  prepareForLowering(clone);
 
   {
     ke::DiagnosticCollector diagnostics(context);

@@ -1,6 +1,7 @@
 //===- RISCVRunner.cpp - a kernel on rv64gcv under qemu -------------------===//
 
 #include "ke/Eval/RISCVRunner.h"
+#include "ke/Eval/PrepareForLowering.h"
 #include "ke/Support/DiagnosticCollector.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -338,15 +339,7 @@ RISCVKernel::compile(func::FuncOp function, const LowerCPUOptions &options,
   module->push_back(clone);
   clone.setPublic();
   std::string name = clone.getSymName().str();
-  for (NamedAttribute attr : llvm::to_vector(clone->getDiscardableAttrs()))
-    if (attr.getName().getValue().starts_with("ke."))
-      clone->removeAttr(attr.getName());
-  for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i) {
-    clone.removeArgAttr(i, "ke.range");
-    if (isa<TensorType>(clone.getArgument(i).getType()))
-      clone.setArgAttr(i, "bufferization.writable",
-                       BoolAttr::get(context, false));
-  }
+  prepareForLowering(clone);
   // The harness calls _mlir_ciface_<name>.
   clone->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
   {

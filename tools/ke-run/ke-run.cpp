@@ -15,6 +15,7 @@
 #include "ke/Eval/HardwareCounters.h"
 #include "ke/Eval/Inputs.h"
 #include "ke/Eval/KernelSignature.h"
+#include "ke/Eval/PrepareForLowering.h"
 #include "ke/Eval/ProbeRuntime.h"
 #include "ke/Eval/RISCVRunner.h"
 #include "ke/Eval/Roofline.h"
@@ -366,6 +367,27 @@ llvm::Error profileRegions(KernelJob job, const ke::LowerCPUOptions &options,
   return llvm::Error::success();
 }
 
+/// Compares every result with the reference's for one seed, keeping the
+/// largest errors in `report`; the first mismatch is the error.
+llvm::Error compareOutputs(const KernelSignature &signature,
+                           llvm::ArrayRef<HostTensor> actual,
+                           llvm::ArrayRef<HostTensor> expected,
+                           uint64_t inputSeed, KernelReport &report) {
+  for (size_t r = 0; r < expected.size(); ++r) {
+    Tolerance tolerance = signature.getTolerance(expected[r].getSpec().kind);
+    Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
+    report.maxAbsError = std::max(report.maxAbsError, comparison.maxAbsError);
+    report.maxRelError = std::max(report.maxRelError, comparison.maxRelError);
+    if (!comparison.matches)
+      return llvm::createStringError(llvm::formatv(
+          "compare: result #{0} differs from the reference with seed {1}: "
+          "{2} of {3} elements mismatch; first: {4}",
+          r, inputSeed, comparison.numMismatches, expected[r].getNumElements(),
+          comparison.firstMismatch));
+  }
+  return llvm::Error::success();
+}
+
 /// The riscv target: the candidate runs under qemu (rv64gcv), the reference
 /// on the host; the time is llvm-mca's estimate.
 llvm::Error evaluateRISCV(KernelJob job, KernelReport &report) {
@@ -418,18 +440,9 @@ llvm::Error evaluateRISCV(KernelJob job, KernelReport &report) {
     if (llvm::Error error = (*candidate)->run(inputs, actual))
       return error;
     currentStage = "compare";
-    for (size_t r = 0; r < expected.size(); ++r) {
-      Tolerance tolerance = signature->getTolerance(expected[r].getSpec().kind);
-      Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
-      report.maxAbsError = std::max(report.maxAbsError, comparison.maxAbsError);
-      report.maxRelError = std::max(report.maxRelError, comparison.maxRelError);
-      if (!comparison.matches)
-        return llvm::createStringError(llvm::formatv(
-            "compare: result #{0} differs from the reference with seed {1}: "
-            "{2} of {3} elements mismatch; first: {4}",
-            r, inputSeed, comparison.numMismatches,
-            expected[r].getNumElements(), comparison.firstMismatch));
-    }
+    if (llvm::Error error =
+            compareOutputs(*signature, actual, expected, inputSeed, report))
+      return error;
   }
   report.correct = true;
   if (checkOnly)
@@ -472,18 +485,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
     auto clone = cast<func::FuncOp>(job.evaluated->clone());
     module->push_back(clone);
-    // The GPU schedule knob stays for the lowering; the rest of ke's
-    // attributes mean nothing to it.
-    for (NamedAttribute attr : llvm::to_vector(clone->getDiscardableAttrs()))
-      if (attr.getName().getValue().starts_with("ke.") &&
-          attr.getName() != ke::KeDialect::kGPUBlockTileAttrName)
-        clone->removeAttr(attr.getName());
-    for (unsigned i = 0, e = clone.getNumArguments(); i < e; ++i) {
-      clone.removeArgAttr(i, "ke.range");
-      if (isa<TensorType>(clone.getArgument(i).getType()))
-        clone.setArgAttr(i, "bufferization.writable",
-                         BoolAttr::get(context, false));
-    }
+    prepareForLowering(clone);
     clone->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
     if (!gpuBlockTile.empty())
       clone->setAttr(ke::KeDialect::kGPUBlockTileAttrName,
@@ -709,18 +711,9 @@ llvm::Error evaluate(KernelJob job, KernelReport &report, bool timeIt) {
     if (llvm::Error error = (*candidate)->run(inputs, &actual))
       return error;
     currentStage = "compare";
-    for (size_t r = 0; r < expected.size(); ++r) {
-      Tolerance tolerance = signature->getTolerance(expected[r].getSpec().kind);
-      Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
-      report.maxAbsError = std::max(report.maxAbsError, comparison.maxAbsError);
-      report.maxRelError = std::max(report.maxRelError, comparison.maxRelError);
-      if (!comparison.matches)
-        return llvm::createStringError(llvm::formatv(
-            "compare: result #{0} differs from the reference with seed {1}: "
-            "{2} of {3} elements mismatch; first: {4}",
-            r, inputSeed, comparison.numMismatches,
-            expected[r].getNumElements(), comparison.firstMismatch));
-    }
+    if (llvm::Error error =
+            compareOutputs(*signature, actual, expected, inputSeed, report))
+      return error;
   }
   report.correct = true;
   if (checkOnly || !timeIt)
