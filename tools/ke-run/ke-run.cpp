@@ -367,6 +367,18 @@ llvm::Error profileRegions(KernelJob job, const ke::LowerCPUOptions &options,
   return llvm::Error::success();
 }
 
+/// The evaluated function's signature, checked against the reference's.
+llvm::Expected<KernelSignature> checkSignature(KernelJob job) {
+  llvm::Expected<KernelSignature> signature = getKernelSignature(job.evaluated);
+  if (!signature)
+    return llvm::createStringError("signature: " +
+                                   llvm::toString(signature.takeError()));
+  if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
+    return llvm::createStringError(
+        "signature: the reference's function type differs from the kernel's");
+  return signature;
+}
+
 /// Compares every result with the reference's for one seed, keeping the
 /// largest errors in `report`; the first mismatch is the error.
 llvm::Error compareOutputs(const KernelSignature &signature,
@@ -392,13 +404,9 @@ llvm::Error compareOutputs(const KernelSignature &signature,
 /// on the host; the time is llvm-mca's estimate.
 llvm::Error evaluateRISCV(KernelJob job, KernelReport &report) {
   currentStage = "signature";
-  llvm::Expected<KernelSignature> signature = getKernelSignature(job.evaluated);
+  llvm::Expected<KernelSignature> signature = checkSignature(job);
   if (!signature)
-    return llvm::createStringError("signature: " +
-                                   llvm::toString(signature.takeError()));
-  if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
-    return llvm::createStringError(
-        "signature: the reference's function type differs from the kernel's");
+    return signature.takeError();
   report.work = estimateWork(job.reference);
   currentStage = "lower";
   ke::LowerCPUOptions candidateOptions;
@@ -649,13 +657,9 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
 
 llvm::Error evaluate(KernelJob job, KernelReport &report, bool timeIt) {
   currentStage = "signature";
-  llvm::Expected<KernelSignature> signature = getKernelSignature(job.evaluated);
+  llvm::Expected<KernelSignature> signature = checkSignature(job);
   if (!signature)
-    return llvm::createStringError("signature: " +
-                                   llvm::toString(signature.takeError()));
-  if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
-    return llvm::createStringError(
-        "signature: the reference's function type differs from the kernel's");
+    return signature.takeError();
   // Work is a property of the computation: count it on the reference, whose
   // linalg form survives (a scheduled candidate holds loops and vectors).
   report.work = estimateWork(job.reference);
