@@ -28,6 +28,7 @@ KnowledgeBase::open(store::Store &store,
                     llvm::ArrayRef<std::string> directories,
                     std::vector<std::string> &warnings) {
   KnowledgeBase knowledge(store);
+  std::vector<std::string> allIndexed;
   for (const std::string &directory : directories) {
     llvm::SmallString<256> root;
     if (llvm::sys::fs::real_path(directory, root) ||
@@ -87,10 +88,12 @@ KnowledgeBase::open(store::Store &store,
       indexed.push_back(path);
       ++knowledge.documentCount;
     }
-    if (llvm::Error error = store.dropDocumentsExcept(
-            (root + llvm::sys::path::get_separator()).str(), indexed))
-      return std::move(error);
+    allIndexed.insert(allIndexed.end(), indexed.begin(), indexed.end());
   }
+  // Documents of directories not given this time (another kb=, a moved
+  // tree) are dropped: only what was asked for is retrieved.
+  if (llvm::Error error = store.dropDocumentsExcept("", allIndexed))
+    return std::move(error);
   return knowledge;
 }
 

@@ -31,20 +31,32 @@ llvm::Expected<LLMConfig> LLMConfig::resolve(LLMConfig options) {
   if (config.model.empty())
     return llvm::createStringError(
         "no LLM model: set KE_LLM_MODEL or the llm-model option");
+  std::string providerURL = config.provider == "anthropic"
+                                ? "https://api.anthropic.com/v1"
+                                : "https://api.openai.com/v1";
   if (config.baseURL.empty())
     config.baseURL = fromEnvironment("KE_LLM_BASE_URL");
   if (config.baseURL.empty())
-    config.baseURL = config.provider == "anthropic"
-                         ? "https://api.anthropic.com/v1"
-                         : "https://api.openai.com/v1";
+    config.baseURL = providerURL;
   while (!config.baseURL.empty() && config.baseURL.back() == '/')
     config.baseURL.pop_back();
   if (config.apiKey.empty())
     config.apiKey = fromEnvironment("KE_LLM_API_KEY");
-  if (config.apiKey.empty())
+  // The provider's own key only ever goes to the provider: a user with
+  // OPENAI_API_KEY exported who points ke at another server must not send
+  // it there.
+  if (config.apiKey.empty() && config.baseURL == providerURL)
     config.apiKey =
         fromEnvironment(config.provider == "anthropic" ? "ANTHROPIC_API_KEY"
                                                        : "OPENAI_API_KEY");
+  llvm::StringRef url = config.baseURL;
+  if (!config.apiKey.empty() && url.consume_front("http://")) {
+    llvm::StringRef host = url.split('/').first.rsplit(':').first;
+    if (host != "127.0.0.1" && host != "localhost" && host != "[::1]")
+      return llvm::createStringError(
+          "refusing to send an API key over plain HTTP to '" + host.str() +
+          "'; use https:// or a loopback address");
+  }
   return config;
 }
 

@@ -39,12 +39,17 @@ llvm::Expected<ChatReply>
 RecordingClient::complete(const ChatRequest &request) {
   std::string key = computeReplayKey(config.model, request);
   if (mode != LLMMode::Live) {
-    auto recorded = store.findLLMCalls(key);
+    // A replay repeats the recording, failures included; a recording only
+    // reuses answers.
+    auto recorded = store.findLLMCalls(key, mode == LLMMode::Replay);
     if (!recorded)
       return recorded.takeError();
     size_t &answered = answeredPerKey[key];
     if (answered < recorded->size()) {
       const store::LLMCallRecord &call = (*recorded)[answered++];
+      if (call.status != "ok")
+        return llvm::createStringError(call.error); // as recorded: later
+                                                    // prompts quote it
       ChatReply reply;
       reply.text = call.response;
       reply.promptTokens = call.promptTokens;

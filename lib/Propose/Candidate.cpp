@@ -31,8 +31,9 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
   ke::DiagnosticCollector diagnostics(context);
   OwningOpRef<ModuleOp> parsed =
       parseSourceString<ModuleOp>(proposal.payloadIR, context);
-  func::FuncOp payload =
-      parsed ? *parsed->getOps<func::FuncOp>().begin() : func::FuncOp();
+  func::FuncOp payload = parsed && !parsed->getOps<func::FuncOp>().empty()
+                             ? *parsed->getOps<func::FuncOp>().begin()
+                             : func::FuncOp();
   if (!payload) {
     built.problem = "verify: the proposal does not parse as a func.func: " +
                     diagnostics.str();

@@ -544,6 +544,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       arms.push_back(&llmSession->getProposer());
   }
   search::ProposerBandit bandit(arms.size());
+  std::string lastStopReason;
 
   search::TerminationTracker tracker({budget, timeLimit, stall, targetSpeedup});
   auto started = Clock::now();
@@ -610,8 +611,13 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       if (std::string failure = chosen.getFailure(); !failure.empty())
         return fail(failure);
       std::string reason = chosen.getStopReason();
-      summary.stopReason =
+      lastStopReason =
           reason.empty() ? "the proposer has nothing more to propose" : reason;
+      // With several proposers the others go on without this one.
+      bandit.retire(arm);
+      if (bandit.hasActiveArm())
+        continue;
+      summary.stopReason = lastStopReason;
       break;
     }
 
@@ -697,8 +703,12 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       indexOfDbId[node.id] = index;
       account(node);
       bestOfExpansion = std::max(bestOfExpansion, speedup);
+      // A clean-slate proposal was built from the reference: its gain is
+      // over the reference, not over the node it hangs under.
       if (skills && speedup > 0)
-        distilSkill(node, nodes[parent], naiveNs, opKinds, freshRewrites[i]);
+        distilSkill(node,
+                    node.memoryOperator == "restart" ? nodes[0] : nodes[parent],
+                    naiveNs, opKinds, freshRewrites[i]);
       nodes.push_back(std::move(node));
     }
     bandit.record(arm, bestOfExpansion / std::max(1.0, tree.getBestSpeedup()));
@@ -724,7 +734,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       const store::NodeRecord &node = nodes[i];
       OwningOpRef<ModuleOp> parsed =
           parseSourceString<ModuleOp>(node.payloadIR, context);
-      if (!parsed)
+      // Nodes that failed before they had IR have no function to keep.
+      if (!parsed || parsed->getOps<func::FuncOp>().empty())
         continue;
       auto payload = *parsed->getOps<func::FuncOp>().begin();
       payload->remove();
@@ -768,7 +779,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     return success(); // nothing beat the reference; keep it
   OwningOpRef<ModuleOp> parsed =
       parseSourceString<ModuleOp>(nodes[best].payloadIR, context);
-  if (!parsed)
+  if (!parsed || parsed->getOps<func::FuncOp>().empty())
     return fail("cannot re-read the best candidate");
   auto payload = *parsed->getOps<func::FuncOp>().begin();
   kernel.getBody().getBlocks().clear();

@@ -9,6 +9,8 @@ using namespace ke::search;
 size_t ProposerBandit::select(double exploration) const {
   size_t total = 0;
   for (size_t arm = 0; arm < pulls.size(); ++arm) {
+    if (retired[arm])
+      continue;
     if (pulls[arm] == 0)
       return arm;
     total += pulls[arm];
@@ -16,6 +18,8 @@ size_t ProposerBandit::select(double exploration) const {
   size_t best = 0;
   double bestScore = -1.0;
   for (size_t arm = 0; arm < pulls.size(); ++arm) {
+    if (retired[arm])
+      continue;
     double score = getMeanReward(arm) +
                    exploration * std::sqrt(2.0 * std::log(double(total)) /
                                            double(pulls[arm]));

@@ -64,10 +64,11 @@ llvm::Expected<int64_t> Store::addLLMCall(const LLMCallRecord &call) {
 }
 
 llvm::Expected<std::vector<LLMCallRecord>>
-Store::findLLMCalls(llvm::StringRef key) {
+Store::findLLMCalls(llvm::StringRef key, bool withErrors) {
   Statement select(database, std::string("SELECT ") + kCallColumns +
-                                 " FROM llm_calls WHERE key = ? AND status = "
-                                 "'ok' ORDER BY id");
+                                 " FROM llm_calls WHERE key = ?" +
+                                 (withErrors ? "" : " AND status = 'ok'") +
+                                 " ORDER BY id");
   select.bind(1, key);
   if (!select.ok())
     return fail("cannot read LLM calls");

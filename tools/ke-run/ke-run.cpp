@@ -261,6 +261,7 @@ struct KernelReport {
   std::vector<Region> regions;            ///< --profile
   std::map<std::string, double> counters; ///< per call, --profile
   std::string countersError;
+  std::string profileError;               ///< why --profile has no regions
   std::string timeSource = "measured";    ///< how time_ns was obtained
   std::optional<bool> compiled, runnable; ///< GPU targets
   std::string notRunnable;                ///< why it could not run
@@ -743,16 +744,23 @@ llvm::Error evaluate(KernelJob job, KernelReport &report, bool timeIt) {
   if (profile) {
     currentStage = "profile";
     int runs = std::clamp(report.timing->runs, 3, 20);
+    // A profile is extra diagnosis: failing it loses no measured result.
     if (llvm::Error error = profileRegions(job, candidateOptions, *signature,
-                                           inputs, runs, report))
-      return error;
+                                           inputs, runs, report)) {
+      report.regions.clear();
+      report.profileError = llvm::toString(std::move(error));
+    }
     if (auto counters = HardwareCounters::open()) {
       (*counters)->start();
-      for (int i = 0; i < runs; ++i)
-        if (llvm::Error error = (*candidate)->run(inputs, nullptr))
-          return error;
-      for (auto &[name, value] : (*counters)->stop())
-        report.counters[name] = value / runs;
+      llvm::Error runError = llvm::Error::success();
+      for (int i = 0; i < runs && !runError; ++i)
+        runError = (*candidate)->run(inputs, nullptr);
+      auto values = (*counters)->stop();
+      if (runError)
+        report.countersError = llvm::toString(std::move(runError));
+      else
+        for (auto &[name, value] : values)
+          report.counters[name] = value / runs;
     } else {
       report.countersError = llvm::toString(counters.takeError());
     }
@@ -852,6 +860,8 @@ void printReport(const KernelReport &report) {
                                            {"time_ns", region.nsPerCall},
                                            {"share", region.share}});
     object["profile"] = std::move(regions);
+    if (!report.profileError.empty())
+      object["profile_error"] = report.profileError;
     if (report.countersError.empty() && !report.counters.empty()) {
       llvm::json::Object counters;
       for (auto &[name, value] : report.counters)

@@ -197,6 +197,18 @@ TEST(LLMConfigTest, ResolvesFromTheEnvironment) {
   EXPECT_EQ(resolved->baseURL, "https://api.anthropic.com/v1");
   options.model = "option-model"; // options win over the environment
   EXPECT_EQ(LLMConfig::resolve(options)->model, "option-model");
+  // The provider's key never goes to another server...
+  options.baseURL = "https://proxy.example/v1";
+  EXPECT_EQ(LLMConfig::resolve(options)->apiKey, "");
+  // ...and no key goes over plain HTTP except to this machine.
+  options.apiKey = "sk-explicit";
+  options.baseURL = "http://10.0.0.7:8000/v1";
+  auto plain = LLMConfig::resolve(options);
+  ASSERT_FALSE(bool(plain));
+  EXPECT_NE(llvm::toString(plain.takeError()).find("plain HTTP"),
+            std::string::npos);
+  options.baseURL = "http://127.0.0.1:8000/v1";
+  EXPECT_TRUE(bool(LLMConfig::resolve(options)));
   options.provider = "gemini";
   EXPECT_FALSE(bool(LLMConfig::resolve(options)));
   unsetenv("KE_LLM_MODEL");

@@ -17,9 +17,19 @@ namespace ke::search {
 
 class ProposerBandit {
 public:
-  explicit ProposerBandit(size_t arms) : pulls(arms, 0), rewards(arms, 0.0) {}
-  /// An arm never tried first (in order), then the highest UCB1 score.
+  explicit ProposerBandit(size_t arms)
+      : pulls(arms, 0), rewards(arms, 0.0), retired(arms, false) {}
+  /// An arm never tried first (in order), then the highest UCB1 score;
+  /// retired arms are never chosen.
   size_t select(double exploration) const;
+  /// An arm with nothing more to propose.
+  void retire(size_t arm) { retired[arm] = true; }
+  bool hasActiveArm() const {
+    for (bool done : retired)
+      if (!done)
+        return true;
+    return false;
+  }
   void record(size_t arm, double reward);
   size_t getPulls(size_t arm) const { return pulls[arm]; }
   double getMeanReward(size_t arm) const {
@@ -29,6 +39,7 @@ public:
 private:
   std::vector<size_t> pulls;
   std::vector<double> rewards;
+  std::vector<bool> retired;
 };
 
 } // namespace ke::search

@@ -135,8 +135,10 @@ public:
 
   // LLM calls (LLMCalls.cpp).
   llvm::Expected<int64_t> addLLMCall(const LLMCallRecord &call);
-  /// The successful calls recorded under `key`, oldest first.
-  llvm::Expected<std::vector<LLMCallRecord>> findLLMCalls(llvm::StringRef key);
+  /// The calls recorded under `key`, oldest first: the successful ones, or
+  /// with `withErrors` the failed ones too (a replay repeats failures).
+  llvm::Expected<std::vector<LLMCallRecord>>
+  findLLMCalls(llvm::StringRef key, bool withErrors = false);
   llvm::Expected<std::optional<LLMCallRecord>> getLLMCall(int64_t id);
   /// Every call, oldest first (for trajectory exports).
   llvm::Expected<std::vector<LLMCallRecord>> loadLLMCalls();
