@@ -22,3 +22,15 @@ TEST(ProposerBanditTest, TriesEveryArmThenFavoursTheRewarding) {
   EXPECT_GT(bandit.getPulls(0), 1u); // exploration keeps trying the other
   EXPECT_NEAR(bandit.getMeanReward(1), 0.9, 1e-9);
 }
+
+TEST(ProposerBanditTest, NeverChoosesARetiredArm) {
+  ProposerBandit bandit(2);
+  bandit.record(0, 1.0);
+  bandit.record(1, 0.0);
+  bandit.retire(0);
+  EXPECT_TRUE(bandit.hasActiveArm());
+  for (int i = 0; i < 5; ++i)
+    EXPECT_EQ(bandit.select(0.5), 1u);
+  bandit.retire(1);
+  EXPECT_FALSE(bandit.hasActiveArm());
+}
