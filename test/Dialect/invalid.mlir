@@ -199,3 +199,17 @@ func.func @f(%x: tensor<4xf32> {ke.range = [0, 4]}) -> tensor<4xf32> attributes 
 func.func @f(%x: tensor<4xi32> {ke.rnage = [0, 4]}) -> tensor<4xi32> attributes {ke.kernel} {
   return %x : tensor<4xi32>
 }
+
+// -----
+
+// expected-error @+1 {{expects 'ke.gpu_block_tile' to be a non-empty array<i64> of positive sizes on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_block_tile = array<i64: 16, 0>} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.gpu_block_tile' to be a non-empty array<i64> of positive sizes on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_block_tile = [16, 16]} {
+  return %x : tensor<4xf32>
+}

@@ -96,7 +96,8 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     stderr is a terminal.
 
     Proposers: `library` (the built-in transform library: tiling for caches
-    and registers, vectorization, contraction to FMAs, accumulator hoisting),
+    and registers, vectorization, contraction to FMAs, accumulator hoisting;
+    on `nvgpu`/`amdgpu`, thread-block shapes set as `ke.gpu_block_tile`),
     `llm` (the universal operator: one prompt synthesized from the kernel,
     the parent's IR and diagnosis, the memory operator's context, knowledge
     passages retrieved from `kb/` and skills; the reply is a transform
@@ -113,7 +114,8 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
-           "Target to optimize for (cpu)">,
+           "Target to optimize for: cpu, riscv (qemu, llvm-mca estimate), "
+           "nvgpu, amdgpu">,
     Option<"budget", "budget", "int", /*default=*/"64",
            "Candidates to evaluate per kernel (0: no limit)">,
     Option<"timeLimit", "time-limit", "double", /*default=*/"0",

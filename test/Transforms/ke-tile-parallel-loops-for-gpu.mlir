@@ -1,0 +1,59 @@
+// RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-tile-parallel-loops-for-gpu,canonicalize))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-tile-parallel-loops-for-gpu{block-tile=4,64},canonicalize))' | FileCheck %s --check-prefix=OPTION
+
+// Canonicalization folds the block loop into the grid loop: the steps of
+// the outer dimensions are the block sizes.
+// A 1-D loop of 2048: 32 threads, so that 64 blocks keep the SMs busy.
+// CHECK-LABEL: func.func @rows
+// CHECK:         scf.parallel ({{.*}}) = (%c0, %c0) to (%c2048, %c32) step (%c32, %c1)
+// OPTION-LABEL: func.func @rows
+// OPTION:         scf.parallel ({{.*}}) = (%c0, %c0) to (%c2048, %c256) step (%c256, %c1)
+func.func @rows(%m: memref<2048xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2048 = arith.constant 2048 : index
+  %z = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c2048) step (%c1) {
+    memref.store %z, %m[%i] : memref<2048xf32>
+  }
+  return
+}
+
+// -----
+
+// A large 2-D loop: 256 threads, a warp along x (the innermost loop).
+// CHECK-LABEL: func.func @plane
+// CHECK:         scf.parallel ({{.*}}) to (%c1024, %c1024, %c8, %c32) step (%c8, %c32, %c1, %c1)
+// OPTION-LABEL: func.func @plane
+// OPTION:         to (%c1024, %c1024, %c4, %c64) step (%c4, %c64, %c1, %c1)
+func.func @plane(%m: memref<1024x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1024 = arith.constant 1024 : index
+  %z = arith.constant 0.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c1024, %c1024) step (%c1, %c1) {
+    memref.store %z, %m[%i, %j] : memref<1024x1024xf32>
+  }
+  return
+}
+
+// -----
+
+// The function's ke.gpu_block_tile wins over both, right-aligned on the
+// loop's dimensions.
+// CHECK-LABEL: func.func @knob
+// CHECK:         to (%c8, %c64, %c256, %c2, %c128) step (%c1, %c2, %c128, %c1, %c1)
+// OPTION-LABEL: func.func @knob
+// OPTION:         to (%c8, %c64, %c256, %c2, %c128) step (%c1, %c2, %c128, %c1, %c1)
+func.func @knob(%m: memref<8x64x256xf32>) attributes {ke.gpu_block_tile = array<i64: 2, 128>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %z = arith.constant 0.0 : f32
+  scf.parallel (%b, %i, %j) = (%c0, %c0, %c0) to (%c8, %c64, %c256) step (%c1, %c1, %c1) {
+    memref.store %z, %m[%b, %i, %j] : memref<8x64x256xf32>
+  }
+  return
+}
