@@ -32,26 +32,6 @@ llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
   return llvm::Error::success();
 }
 
-std::optional<std::string> kindName(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-    return "f32";
-  case ElementKind::F64:
-    return "f64";
-  case ElementKind::I1:
-    return "i1";
-  case ElementKind::I8:
-    return "i8";
-  case ElementKind::I16:
-    return "i16";
-  case ElementKind::I32:
-    return "i32";
-  case ElementKind::I64:
-    return "i64";
-  default:
-    return std::nullopt;
-  }
-}
 } // namespace
 
 llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
@@ -64,12 +44,13 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
   manifest.seeds = seeds;
   auto describe = [&](const TensorSpec &spec,
                       std::vector<runtime::BundleTensor> &into) -> llvm::Error {
-    std::optional<std::string> kind = kindName(spec.kind);
-    if (!kind || spec.isScalar)
+    if (spec.isScalar || spec.kind == ElementKind::F16 ||
+        spec.kind == ElementKind::BF16)
       return llvm::createStringError(
           "bundle: the GPU runner takes tensors of f32, f64 and integers only");
     into.push_back(
-        {*kind, std::vector<int64_t>(spec.shape.begin(), spec.shape.end())});
+        {getKindName(spec.kind).str(),
+         std::vector<int64_t>(spec.shape.begin(), spec.shape.end())});
     return llvm::Error::success();
   };
   for (const TensorSpec &spec : signature.arguments)

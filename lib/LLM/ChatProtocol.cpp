@@ -22,28 +22,52 @@ std::optional<int64_t> usage(const json &object, const char *key) {
   return std::nullopt;
 }
 
+/// The JSON body both APIs share: model, messages (without the system ones
+/// when `systemApart`: Anthropic takes those in "system"), limits.
+json makeBody(const LLMConfig &config, const ChatRequest &request,
+              bool systemApart) {
+  json messages = json::array();
+  std::string system;
+  for (const Message &message : request.messages) {
+    if (systemApart && message.role == "system") {
+      system += (system.empty() ? "" : "\n\n") + message.content;
+      continue;
+    }
+    messages.push_back({{"role", message.role}, {"content", message.content}});
+  }
+  json body = {{"model", config.model},
+               {"messages", messages},
+               {"max_tokens", request.maxTokens},
+               {"temperature", request.temperature}};
+  if (!system.empty())
+    body["system"] = system;
+  return body;
+}
+
+/// The HTTP request of `body` to `path`, the key in `keyHeader` as
+/// `keyPrefix + key` when there is one.
+HttpRequest makeRequest(const LLMConfig &config, llvm::StringRef path,
+                        const json &body, llvm::StringRef keyHeader,
+                        llvm::StringRef keyPrefix) {
+  HttpRequest http;
+  http.url = config.baseURL + path.str();
+  http.headers.push_back({"Content-Type", "application/json"});
+  if (!config.apiKey.empty())
+    http.headers.push_back({keyHeader.str(), keyPrefix.str() + config.apiKey});
+  http.body = body.dump();
+  http.timeoutSeconds = config.timeoutSeconds;
+  return http;
+}
+
 /// POST {base}/chat/completions; the key, if any, as a bearer token (local
 /// servers such as llama.cpp or Ollama need none).
 class OpenAIProtocol : public ChatProtocol {
 public:
   HttpRequest buildRequest(const LLMConfig &config,
                            const ChatRequest &request) const override {
-    json messages = json::array();
-    for (const Message &message : request.messages)
-      messages.push_back(
-          {{"role", message.role}, {"content", message.content}});
-    json body = {{"model", config.model},
-                 {"messages", messages},
-                 {"max_tokens", request.maxTokens},
-                 {"temperature", request.temperature}};
-    HttpRequest http;
-    http.url = config.baseURL + "/chat/completions";
-    http.headers.push_back({"Content-Type", "application/json"});
-    if (!config.apiKey.empty())
-      http.headers.push_back({"Authorization", "Bearer " + config.apiKey});
-    http.body = body.dump();
-    http.timeoutSeconds = config.timeoutSeconds;
-    return http;
+    return makeRequest(config, "/chat/completions",
+                       makeBody(config, request, /*systemApart=*/false),
+                       "Authorization", "Bearer ");
   }
 
   llvm::Expected<ChatReply> parseReply(llvm::StringRef body) const override {
@@ -72,30 +96,10 @@ class AnthropicProtocol : public ChatProtocol {
 public:
   HttpRequest buildRequest(const LLMConfig &config,
                            const ChatRequest &request) const override {
-    json messages = json::array();
-    std::string system;
-    for (const Message &message : request.messages) {
-      if (message.role == "system") {
-        system += (system.empty() ? "" : "\n\n") + message.content;
-        continue;
-      }
-      messages.push_back(
-          {{"role", message.role}, {"content", message.content}});
-    }
-    json body = {{"model", config.model},
-                 {"messages", messages},
-                 {"max_tokens", request.maxTokens},
-                 {"temperature", request.temperature}};
-    if (!system.empty())
-      body["system"] = system;
-    HttpRequest http;
-    http.url = config.baseURL + "/messages";
-    http.headers.push_back({"Content-Type", "application/json"});
+    HttpRequest http = makeRequest(
+        config, "/messages", makeBody(config, request, /*systemApart=*/true),
+        "x-api-key", "");
     http.headers.push_back({"anthropic-version", "2023-06-01"});
-    if (!config.apiKey.empty())
-      http.headers.push_back({"x-api-key", config.apiKey});
-    http.body = body.dump();
-    http.timeoutSeconds = config.timeoutSeconds;
     return http;
   }
 

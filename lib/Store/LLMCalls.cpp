@@ -34,6 +34,17 @@ LLMCallRecord readCall(Statement &select) {
   return call;
 }
 
+/// Every row `select` yields.
+std::optional<std::vector<LLMCallRecord>> readAllCalls(Statement &select) {
+  std::vector<LLMCallRecord> calls;
+  int status;
+  while ((status = select.step()) == SQLITE_ROW)
+    calls.push_back(readCall(select));
+  if (status != SQLITE_DONE)
+    return std::nullopt;
+  return calls;
+}
+
 constexpr const char *kCallColumns =
     "id, run, key, provider, model, request, response, status, error, "
     "prompt_tokens, completion_tokens, latency_s, attempts, created";
@@ -70,15 +81,10 @@ Store::findLLMCalls(llvm::StringRef key, bool withErrors) {
                                  (withErrors ? "" : " AND status = 'ok'") +
                                  " ORDER BY id");
   select.bind(1, key);
-  if (!select.ok())
+  std::optional<std::vector<LLMCallRecord>> calls;
+  if (!select.ok() || !(calls = readAllCalls(select)))
     return fail("cannot read LLM calls");
-  std::vector<LLMCallRecord> calls;
-  int status;
-  while ((status = select.step()) == SQLITE_ROW)
-    calls.push_back(readCall(select));
-  if (status != SQLITE_DONE)
-    return fail("cannot read LLM calls");
-  return calls;
+  return std::move(*calls);
 }
 
 llvm::Expected<std::optional<LLMCallRecord>> Store::getLLMCall(int64_t id) {
@@ -98,13 +104,8 @@ llvm::Expected<std::optional<LLMCallRecord>> Store::getLLMCall(int64_t id) {
 llvm::Expected<std::vector<LLMCallRecord>> Store::loadLLMCalls() {
   Statement select(database, std::string("SELECT ") + kCallColumns +
                                  " FROM llm_calls ORDER BY id");
-  if (!select.ok())
+  std::optional<std::vector<LLMCallRecord>> calls;
+  if (!select.ok() || !(calls = readAllCalls(select)))
     return fail("cannot read LLM calls");
-  std::vector<LLMCallRecord> calls;
-  int status;
-  while ((status = select.step()) == SQLITE_ROW)
-    calls.push_back(readCall(select));
-  if (status != SQLITE_DONE)
-    return fail("cannot read LLM calls");
-  return calls;
+  return std::move(*calls);
 }

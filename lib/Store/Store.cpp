@@ -245,13 +245,26 @@ llvm::Expected<int64_t> Store::addKernel(const KernelRecord &kernel) {
   return sqlite3_last_insert_rowid(database);
 }
 
+namespace {
+constexpr const char *kKernelColumns =
+    "id, run, name, target, reference_ir, naive_time_ns";
+
+KernelRecord readKernel(Statement &select) {
+  KernelRecord kernel;
+  kernel.id = select.getInt(0);
+  kernel.run = select.getInt(1);
+  kernel.name = select.getText(2);
+  kernel.target = select.getText(3);
+  kernel.referenceIR = select.getText(4);
+  if (!select.isNull(5))
+    kernel.naiveTimeNs = select.getDouble(5);
+  return kernel;
+}
+} // namespace
+
+/// The kernel the prepared `select` finds, if any.
 llvm::Expected<std::optional<KernelRecord>>
-Store::findKernel(int64_t run, llvm::StringRef name) {
-  Statement select(database,
-                   "SELECT id, target, reference_ir, naive_time_ns FROM "
-                   "kernels WHERE run = ? AND name = ?");
-  select.bind(1, run);
-  select.bind(2, name);
+Store::readOneKernel(Statement &select) {
   if (!select.ok())
     return fail("cannot look up kernels");
   int status = select.step();
@@ -259,15 +272,16 @@ Store::findKernel(int64_t run, llvm::StringRef name) {
     return std::optional<KernelRecord>();
   if (status != SQLITE_ROW)
     return fail("cannot look up kernels");
-  KernelRecord kernel;
-  kernel.id = select.getInt(0);
-  kernel.run = run;
-  kernel.name = name.str();
-  kernel.target = select.getText(1);
-  kernel.referenceIR = select.getText(2);
-  if (!select.isNull(3))
-    kernel.naiveTimeNs = select.getDouble(3);
-  return std::optional<KernelRecord>(kernel);
+  return std::optional<KernelRecord>(readKernel(select));
+}
+
+llvm::Expected<std::optional<KernelRecord>>
+Store::findKernel(int64_t run, llvm::StringRef name) {
+  Statement select(database, std::string("SELECT ") + kKernelColumns +
+                                 " FROM kernels WHERE run = ? AND name = ?");
+  select.bind(1, run);
+  select.bind(2, name);
+  return readOneKernel(select);
 }
 
 llvm::Error Store::setNaiveTime(int64_t kernel, double naiveTimeNs) {
@@ -385,25 +399,10 @@ llvm::Expected<std::optional<NodeRecord>> Store::getNode(int64_t id) {
 }
 
 llvm::Expected<std::optional<KernelRecord>> Store::getKernel(int64_t id) {
-  Statement select(database, "SELECT run, name, target, reference_ir, "
-                             "naive_time_ns FROM kernels WHERE id = ?");
+  Statement select(database, std::string("SELECT ") + kKernelColumns +
+                                 " FROM kernels WHERE id = ?");
   select.bind(1, id);
-  if (!select.ok())
-    return fail("cannot look up kernels");
-  int status = select.step();
-  if (status == SQLITE_DONE)
-    return std::optional<KernelRecord>();
-  if (status != SQLITE_ROW)
-    return fail("cannot look up kernels");
-  KernelRecord kernel;
-  kernel.id = id;
-  kernel.run = select.getInt(0);
-  kernel.name = select.getText(1);
-  kernel.target = select.getText(2);
-  kernel.referenceIR = select.getText(3);
-  if (!select.isNull(4))
-    kernel.naiveTimeNs = select.getDouble(4);
-  return std::optional<KernelRecord>(kernel);
+  return readOneKernel(select);
 }
 
 llvm::Expected<int64_t> Store::countNodes(int64_t run) {

@@ -31,10 +31,10 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
   std::vector<std::string> tile;
   for (int64_t size : options.blockTile)
     tile.push_back(std::to_string(size));
-  std::string tiling =
-      tile.empty() ? "ke-tile-parallel-loops-for-gpu"
-                   : "ke-tile-parallel-loops-for-gpu{block-tile=" +
-                         llvm::join(tile, ",") + "}";
+  std::string tiling = tile.empty()
+                           ? "ke-tile-parallel-loops-for-gpu"
+                           : "ke-tile-parallel-loops-for-gpu{block-tile=" +
+                                 llvm::join(tile, ",") + "}";
   return llvm::formatv(
              "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
              "one-shot-bufferize{{bufferize-function-boundaries "
@@ -52,50 +52,52 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
 }
 } // namespace
 
+/// The vendor-neutral shape of both pipelines: mapping to the GPU, the
+/// vendor's preparation and target attachment, host arithmetic to LLVM, the
+/// kernels' lowering inside gpu.module, then the host side and the binary.
+static LogicalResult buildGPUPipeline(OpPassManager &pm,
+                                      const ke::LowerGPUOptions &options,
+                                      llvm::StringRef prepareAndAttach,
+                                      llvm::StringRef kernelLowering,
+                                      llvm::raw_ostream &errors) {
+  std::string format =
+      options.format.empty() ? "isa" : options.format.getValue();
+  std::string text =
+      mapToGPU(options) + prepareAndAttach.str() +
+      ",lower-affine,convert-arith-to-llvm,convert-index-to-llvm,canonicalize,"
+      "cse,gpu.module(" +
+      kernelLowering.str() +
+      ",canonicalize,cse,reconcile-unrealized-casts),"
+      "finalize-memref-to-llvm{use-generic-functions},gpu-to-llvm,"
+      "gpu-module-to-binary{format=" +
+      format +
+      "},convert-math-to-llvm,canonicalize,cse,reconcile-unrealized-casts";
+  return parsePassPipeline(text, pm, errors);
+}
+
 LogicalResult ke::buildLowerNVGPUPipeline(OpPassManager &pm,
                                           const LowerGPUOptions &options,
                                           llvm::raw_ostream &errors) {
   std::string chip = options.chip.empty() ? "sm_90" : options.chip.getValue();
-  std::string format =
-      options.format.empty() ? "isa" : options.format.getValue();
-  std::string text =
-      mapToGPU(options) +
-      llvm::formatv(
-          "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
-          "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
-          "nvvm-attach-target{{chip={0} features=+ptx80 O=3},lower-affine,"
-          "convert-arith-to-llvm,convert-index-to-llvm,canonicalize,cse,"
-          "gpu.module(convert-gpu-to-nvvm,canonicalize,cse,"
-          "reconcile-unrealized-casts),"
-          "finalize-memref-to-llvm{{use-generic-functions},gpu-to-llvm,"
-          "gpu-module-to-binary{{format={1}},convert-math-to-llvm,"
-          "canonicalize,cse,reconcile-unrealized-casts",
-          chip, format)
-          .str();
-  return parsePassPipeline(text, pm, errors);
+  return buildGPUPipeline(
+      pm, options,
+      "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
+      "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
+      "nvvm-attach-target{chip=" +
+          chip + " features=+ptx80 O=3}",
+      "convert-gpu-to-nvvm", errors);
 }
 
 LogicalResult ke::buildLowerAMDGPUPipeline(OpPassManager &pm,
                                            const LowerGPUOptions &options,
                                            llvm::raw_ostream &errors) {
   std::string chip = options.chip.empty() ? "gfx942" : options.chip.getValue();
-  std::string format =
-      options.format.empty() ? "isa" : options.format.getValue();
-  std::string text =
-      mapToGPU(options) +
-      llvm::formatv(
-          "convert-vector-to-scf,convert-scf-to-cf,convert-func-to-llvm,"
-          "expand-strided-metadata,rocdl-attach-target{{chip={0} O=3},"
-          "lower-affine,convert-arith-to-llvm,convert-index-to-llvm,"
-          "canonicalize,cse,"
-          "gpu.module(convert-gpu-to-rocdl{{chipset={0}},canonicalize,cse,"
-          "reconcile-unrealized-casts),"
-          "finalize-memref-to-llvm{{use-generic-functions},gpu-to-llvm,"
-          "gpu-module-to-binary{{format={1}},convert-math-to-llvm,"
-          "canonicalize,cse,reconcile-unrealized-casts",
-          chip, format)
-          .str();
-  return parsePassPipeline(text, pm, errors);
+  return buildGPUPipeline(
+      pm, options,
+      "convert-vector-to-scf,convert-scf-to-cf,convert-func-to-llvm,"
+      "expand-strided-metadata,rocdl-attach-target{chip=" +
+          chip + " O=3}",
+      "convert-gpu-to-rocdl{chipset=" + chip + "}", errors);
 }
 
 void ke::registerLowerGPUPipelines() {

@@ -20,6 +20,10 @@
 
 struct sqlite3;
 
+namespace ke::store::detail {
+class Statement;
+} // namespace ke::store::detail
+
 namespace ke::store {
 
 /// The schema version this build writes; older files are migrated on open.
@@ -171,6 +175,8 @@ private:
   Store(sqlite3 *database, std::string path)
       : database(database), path(std::move(path)) {}
   llvm::Error execute(llvm::StringRef sql);
+  llvm::Expected<std::optional<KernelRecord>>
+  readOneKernel(detail::Statement &select);
   llvm::Error migrate();
   llvm::Error checkIdentity();
 
