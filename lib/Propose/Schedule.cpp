@@ -77,8 +77,14 @@ std::string Schedule::toString() const {
       ops, os,
       [&](const OpSchedule &op) {
         os << "c=[" << joinSizes(op.cacheTiles) << "] r=["
-           << joinSizes(op.registerTiles) << "]" << (op.vectorize ? " v" : "")
-           << (op.parallel ? " p" : "");
+           << joinSizes(op.registerTiles) << "]";
+        if (!op.interchange.empty())
+          os << " i=[" << joinSizes(op.interchange) << "]";
+        if (op.hasSplitReduction())
+          os << " s=[" << joinSizes(op.splitReduction) << "]";
+        os << (op.vectorize ? " v" : "") << (op.parallel ? " p" : "");
+        if (op.unroll > 1)
+          os << " u=" << op.unroll;
       },
       "; ");
   return text;
@@ -120,6 +126,20 @@ llvm::Expected<Schedule> Schedule::parse(llvm::StringRef text) {
         if (!sizes)
           return sizes.takeError();
         op.registerTiles = *sizes;
+      } else if (field.consume_front("i=")) {
+        auto order = parseSizes(field);
+        if (!order)
+          return order.takeError();
+        op.interchange = *order;
+      } else if (field.consume_front("s=")) {
+        auto sizes = parseSizes(field);
+        if (!sizes)
+          return sizes.takeError();
+        op.splitReduction = *sizes;
+      } else if (field.consume_front("u=")) {
+        if (field.getAsInteger(10, op.unroll) || op.unroll < 1)
+          return llvm::createStringError("bad unroll factor '" + field.str() +
+                                         "'");
       } else {
         return llvm::createStringError("unknown schedule field '" +
                                        field.str() + "' in '" + text.str() +
@@ -138,20 +158,26 @@ Schedule::renderTransformScript(llvm::ArrayRef<OpShape> shapes) const {
   os << "module attributes {transform.with_named_sequence} {\n"
      << "  transform.named_sequence @__transform_main("
         "%root: !transform.any_op {transform.readonly}) {\n";
+  // Returns how many loops the tiling made (`<result>_loops#k` each).
   auto tile = [&](llvm::StringRef handle, llvm::ArrayRef<int64_t> sizes,
-                  llvm::StringRef result) {
+                  llvm::StringRef result,
+                  llvm::ArrayRef<int64_t> interchange = {}) -> int64_t {
     int64_t loops = llvm::count_if(sizes, [](int64_t s) { return s != 0; });
     if (loops == 0) {
       os << "    " << result << " = transform.cast " << handle
          << " : !transform.any_op to !transform.any_op\n";
-      return;
+      return 0;
     }
     os << "    " << result << ", " << result << "_loops:" << loops
        << " = transform.structured.tile_using_for " << handle << " tile_sizes ["
-       << joinSizes(sizes) << "] : (!transform.any_op) -> (!transform.any_op";
+       << joinSizes(sizes) << "]";
+    if (!interchange.empty())
+      os << " interchange = [" << joinSizes(interchange) << "]";
+    os << " : (!transform.any_op) -> (!transform.any_op";
     for (int64_t i = 0; i < loops; ++i)
       os << ", !transform.any_op";
     os << ")\n";
+    return loops;
   };
   if (fuseRows && !ops.empty()) {
     size_t last = ops.size() - 1;
@@ -204,11 +230,31 @@ Schedule::renderTransformScript(llvm::ArrayRef<OpShape> shapes) const {
       }
       tile(forall, ordered, cached);
     } else {
-      tile(handle, op.cacheTiles, cached);
+      tile(handle, op.cacheTiles, cached, op.interchange);
     }
-    tile(cached, op.registerTiles, tiled);
+    std::string combined;
+    if (op.hasSplitReduction()) {
+      // Partial results of the chunk's shape accumulate in the loop; the
+      // combining op reduces them once, after it.
+      llvm::SmallVector<int64_t> dims;
+      for (auto [loop, size] : llvm::enumerate(op.splitReduction))
+        if (size)
+          dims.push_back(loop);
+      std::string split = llvm::formatv("%split{0}", index);
+      combined = llvm::formatv("%combine{0}", index);
+      os << "    %fill" << index << ", " << split << ", " << combined
+         << ", %splitloop" << index
+         << " = transform.structured.tile_reduction_using_for " << cached
+         << " reduction_dims = [" << joinSizes(dims) << "] by tile_sizes = ["
+         << joinSizes(op.splitReduction)
+         << "] : (!transform.any_op) -> (!transform.any_op, !transform.any_op, "
+            "!transform.any_op, !transform.any_op)\n";
+      cached = split;
+    }
+    int64_t registerLoops = tile(cached, op.registerTiles, tiled);
     if (op.vectorize) {
-      bool contraction = index < shapes.size() && shapes[index].uniformTypes;
+      bool contraction = index < shapes.size() && shapes[index].uniformTypes &&
+                         !op.hasSplitReduction();
       if (index < shapes.size() && isDecomposedConvolution(shapes[index])) {
         // A 2-D convolution vectorizes as the 1-D convolution it decomposes
         // to once its oh and kh register tiles are 1.
@@ -221,7 +267,14 @@ Schedule::renderTransformScript(llvm::ArrayRef<OpShape> shapes) const {
          << (contraction ? " {create_named_contraction, vectorize_nd_extract}"
                          : " {vectorize_nd_extract}")
          << " : !transform.any_op\n";
+      if (!combined.empty())
+        os << "    transform.structured.vectorize " << combined
+           << " : !transform.any_op\n";
     }
+    if (op.unroll > 1 && registerLoops > 0)
+      os << "    transform.loop.unroll " << tiled << "_loops#"
+         << registerLoops - 1 << " {factor = " << op.unroll
+         << "} : !transform.any_op\n";
   }
   // Contractions to FMAs, loop-invariant accumulators out of the reduction
   // loops, and the usual cleanup.
@@ -301,6 +354,7 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
         contiguous[dim.getPosition()] += type.getNumElements();
     }
     Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+    shape.numResults = op->getNumResults();
     shape.uniformTypes =
         op->getNumResults() == 1 &&
         cast<ShapedType>(op->getResult(0).getType()).getRank() > 0 &&
@@ -342,14 +396,44 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
     const OpShape &shape = shapes[index];
     size_t loops = shape.bounds.size();
     if ((!op.cacheTiles.empty() && op.cacheTiles.size() != loops) ||
-        (!op.registerTiles.empty() && op.registerTiles.size() != loops))
+        (!op.registerTiles.empty() && op.registerTiles.size() != loops) ||
+        (!op.splitReduction.empty() && op.splitReduction.size() != loops))
       return llvm::createStringError(llvm::formatv(
           "op #{0} ({1}) has {2} loops", index, shape.name, loops));
+    if (!op.interchange.empty()) {
+      llvm::SmallVector<int64_t> sorted(op.interchange);
+      llvm::sort(sorted);
+      bool permutation = sorted.size() == loops;
+      for (size_t loop = 0; permutation && loop < loops; ++loop)
+        permutation = sorted[loop] == static_cast<int64_t>(loop);
+      if (!permutation)
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: i=[...] must order all {1} loops", index, loops));
+      if (op.cacheTiles.empty() || op.parallel)
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: i=[...] orders cache tiles run in sequence (c=[...] "
+            "without p)",
+            index));
+    }
+    if (op.unroll > 16 ||
+        (op.unroll > 1 && llvm::all_of(op.registerTiles,
+                                       [](int64_t s) { return s == 0; })))
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: u={1} needs a register tile loop and at most 16 copies",
+          index, op.unroll));
+    if (op.hasSplitReduction() && isDecomposedConvolution(shape))
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: {1} is vectorized through its 1-D decomposition, not split",
+          index, shape.name));
+    if (op.hasSplitReduction() && shape.numResults != 1)
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: a split reduction needs an op with one result", index));
     int64_t vectorElements = 1;
     for (size_t loop = 0; loop < loops; ++loop) {
       int64_t bound = shape.bounds[loop];
       int64_t cache = op.cacheTiles.empty() ? 0 : op.cacheTiles[loop];
       int64_t reg = op.registerTiles.empty() ? 0 : op.registerTiles[loop];
+      int64_t split = op.splitReduction.empty() ? 0 : op.splitReduction[loop];
       int64_t outer = cache ? cache : bound;
       if (schedule.fuseRows && loop == 0 && bound % schedule.fuseRows == 0)
         outer = std::min(outer, schedule.fuseRows);
@@ -358,6 +442,17 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
             llvm::formatv("op #{0}: cache tile {1} does not divide loop {2} "
                           "of {3} iterations",
                           index, cache, loop, bound));
+      if (split && !shape.isReduction[loop])
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: s=[...] splits reduction loops only (loop {1} is "
+            "parallel)",
+            index, loop));
+      if (split && outer % split != 0)
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: split {1} does not divide {2} (loop {3})", index, split,
+            outer, loop));
+      if (split)
+        outer = split; // the split op's loop
       if (reg && outer % reg != 0)
         return llvm::createStringError(
             llvm::formatv("op #{0}: register tile {1} does not divide {2} "

@@ -3,7 +3,10 @@
 // The space, per linalg op: a register tile per loop (the vector loop takes a
 // multiple of the vector width, other parallel loops small unroll factors,
 // reductions 1-4), an optional cache tile per loop (a multiple of the
-// register tile), and vectorization on or off. Only tiles that divide the
+// register tile) in an optional loop order, an unroll factor, vectorization
+// on or off, and for reductions along the vector loop a split into vector
+// partial sums (then the cache tiles cut the rows and the split op is
+// vectorized whole). Only tiles that divide the
 // trip counts are drawn, so every register tile has a static shape.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +14,8 @@
 #include "ke/Propose/TransformLibraryProposer.h"
 
 #include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
 
 using namespace ke::propose;
 
@@ -38,6 +43,15 @@ template <typename Generator>
 int64_t pick(llvm::ArrayRef<int64_t> choices, Generator &generator) {
   std::uniform_int_distribution<size_t> index(0, choices.size() - 1);
   return choices[index(generator)];
+}
+
+/// Drops knobs that lost what they act on: a loop order without sequential
+/// cache tiles, an unroll without register-tile loops.
+void dropDanglingKnobs(OpSchedule &op) {
+  if (op.cacheTiles.empty() || op.parallel)
+    op.interchange.clear();
+  if (llvm::all_of(op.registerTiles, [](int64_t s) { return s == 0; }))
+    op.unroll = 1;
 }
 } // namespace
 
@@ -67,6 +81,45 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
   op.vectorize = true;
   op.registerTiles.assign(loops, 1);
   op.cacheTiles.assign(loops, 0);
+  // Reductions along the vector loop: without a split, every vector ends in
+  // a horizontal reduction; split, the partial sums stay in registers.
+  std::bernoulli_distribution splitChance(0.6);
+  if (shape.isReduction[*vectorLoop] && shape.numResults == 1 &&
+      !isDecomposedConvolution(shape) && splitChance(generator)) {
+    llvm::SmallVector<int64_t> splits;
+    for (int64_t size : {vectorWidth, 2 * vectorWidth, 4 * vectorWidth})
+      if (size >= 8 && shape.bounds[*vectorLoop] % size == 0)
+        splits.push_back(size);
+    if (!splits.empty()) {
+      op.splitReduction.assign(loops, 0);
+      op.splitReduction[*vectorLoop] = pick(splits, generator);
+      // The split op is vectorized whole: its parallel loops are cut to a
+      // few rows by the cache tiles, other reductions to one iteration.
+      std::optional<unsigned> rowLoop;
+      for (unsigned loop : shape.contiguousLoops)
+        if (!shape.isReduction[loop]) {
+          rowLoop = loop;
+          break;
+        }
+      for (unsigned loop = 0; loop < loops; ++loop) {
+        op.registerTiles[loop] =
+            shape.isReduction[loop] && loop != *vectorLoop ? 1 : 0;
+        if (shape.isReduction[loop])
+          continue;
+        llvm::SmallVector<int64_t> rows = {1};
+        if (rowLoop && loop == *rowLoop)
+          for (int64_t size : {2, 4, 8, 16})
+            if (size < shape.bounds[loop] && shape.bounds[loop] % size == 0)
+              rows.push_back(size);
+        op.cacheTiles[loop] = shape.bounds[loop] == 1 ? 0 : pick(rows, generator);
+      }
+      if (llvm::all_of(op.cacheTiles, [](int64_t size) { return size == 0; }))
+        op.cacheTiles.clear();
+      std::bernoulli_distribution threaded(0.75);
+      op.parallel = threads > 1 && !op.cacheTiles.empty() && threaded(generator);
+      return op;
+    }
+  }
   for (unsigned loop = 0; loop < loops; ++loop) {
     int64_t bound = shape.bounds[loop];
     llvm::SmallVector<int64_t> registerChoices;
@@ -104,6 +157,19 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
     tiledParallelLoop |= op.cacheTiles[loop] != 0 && !shape.isReduction[loop];
   std::bernoulli_distribution threaded(0.75);
   op.parallel = threads > 1 && tiledParallelLoop && threaded(generator);
+  // Loop order of sequential cache tiles, and unrolling of the innermost
+  // register loop (LLVM unrolls small loops itself; larger bodies differ).
+  std::bernoulli_distribution reorder(0.2), unrolled(0.25);
+  if (!op.parallel && !op.cacheTiles.empty() && reorder(generator)) {
+    for (unsigned loop = 0; loop < loops; ++loop)
+      op.interchange.push_back(loop);
+    std::shuffle(op.interchange.begin(), op.interchange.end(), generator);
+    if (llvm::is_sorted(op.interchange))
+      op.interchange.clear();
+  }
+  if (unrolled(generator))
+    op.unroll = pick({2, 4, 8}, generator);
+  dropDanglingKnobs(op);
   return op;
 }
 
@@ -140,11 +206,15 @@ void TransformLibraryProposer::setFusion(Schedule &schedule,
     int64_t bound = shapes[index].bounds[0];
     int64_t outer = bound % rows == 0 ? std::min(bound, rows) : bound;
     int64_t &reg = op.registerTiles[0];
+    if (reg == 0)
+      continue; // the whole loop: the fused rows
     while (reg > 1 && outer % reg != 0)
       reg /= 2;
     if (reg < 1 || outer % reg != 0)
       reg = 1;
   }
+  for (OpSchedule &op : schedule.ops)
+    dropDanglingKnobs(op);
 }
 
 Schedule
@@ -197,21 +267,37 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
     if (loops == 0 || !fresh.vectorize) {
       target = fresh;
     } else {
-      // Change one knob: a register tile, a cache tile, or vectorization.
+      // Change one knob: a register tile, a cache tile, the loop order, the
+      // unroll factor, the reduction split, or the whole op.
       if (target.registerTiles.size() != loops)
         target.registerTiles = fresh.registerTiles;
+      if (target.registerTiles.size() != loops)
+        target.registerTiles.assign(loops, 1);
       if (target.cacheTiles.size() != loops)
         target.cacheTiles.assign(loops, 0);
-      std::uniform_int_distribution<int> knob(0, 2);
+      std::uniform_int_distribution<int> knob(0, 5);
       std::uniform_int_distribution<size_t> loop(0, loops - 1);
       size_t at = loop(generator);
+      auto freshTile = [&](llvm::ArrayRef<int64_t> tiles) {
+        return tiles.size() == loops ? tiles[at] : 0;
+      };
       switch (knob(generator)) {
       case 0:
-        target.registerTiles[at] = fresh.registerTiles[at];
+        target.registerTiles[at] = freshTile(fresh.registerTiles);
         break;
       case 1:
-        target.cacheTiles[at] =
-            fresh.cacheTiles.empty() ? 0 : fresh.cacheTiles[at];
+        target.cacheTiles[at] = freshTile(fresh.cacheTiles);
+        break;
+      case 2:
+        target.interchange = fresh.interchange;
+        break;
+      case 3:
+        target.unroll = fresh.unroll;
+        break;
+      case 4:
+        // The split op's tiles come with the split.
+        if (fresh.hasSplitReduction() || target.hasSplitReduction())
+          target = fresh;
         break;
       default:
         target = fresh;
@@ -222,14 +308,16 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
         target.parallel = !target.parallel;
       // Keep cache tiles multiples of the register tiles.
       for (size_t l = 0; l < loops && !target.cacheTiles.empty(); ++l)
-        if (target.cacheTiles[l] &&
+        if (target.cacheTiles[l] && target.registerTiles[l] &&
             (target.cacheTiles[l] % target.registerTiles[l] != 0 ||
-             target.cacheTiles[l] <= target.registerTiles[l]))
+             target.cacheTiles[l] <= target.registerTiles[l]) &&
+            !target.hasSplitReduction())
           target.cacheTiles[l] = 0;
       if (llvm::all_of(target.cacheTiles, [](int64_t s) { return s == 0; }))
         target.cacheTiles.clear();
       if (target.cacheTiles.empty())
         target.parallel = false;
+      dropDanglingKnobs(target);
     }
     setFusion(mutated, shapes, mutated.fuseRows);
     if (mutated == schedule)

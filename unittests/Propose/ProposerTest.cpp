@@ -218,7 +218,8 @@ TEST(ProposerTest, FusionRepairsTheOpKnobs) {
     sawFusion = true;
     for (const OpSchedule &op : schedule.ops) {
       EXPECT_TRUE(op.cacheTiles.empty());
-      if (!op.registerTiles.empty())
+      // 0: the whole fused rows (a split reduction's op).
+      if (!op.registerTiles.empty() && op.registerTiles[0] != 0)
         EXPECT_EQ(schedule.fuseRows % op.registerTiles[0], 0);
     }
   }
@@ -266,3 +267,110 @@ TEST(ProposerTest, UnfusingDropsThreadsWithoutCacheTiles) {
   EXPECT_FALSE(bool(verifySchedule(schedule, shapes)));
 }
 } // namespace
+
+namespace {
+/// A row sum: 64 rows (parallel) of 1024 elements (reduction, contiguous).
+std::vector<OpShape> rowSumShapes() {
+  OpShape fill;
+  fill.name = "linalg.fill";
+  fill.bounds = {64};
+  fill.isReduction = {false};
+  fill.contiguousLoops = {0};
+  OpShape sum;
+  sum.name = "linalg.reduce";
+  sum.bounds = {64, 1024};
+  sum.isReduction = {false, true};
+  sum.contiguousLoops = {1, 0};
+  return {fill, sum};
+}
+
+std::string verifyMessage(const Schedule &schedule,
+                          llvm::ArrayRef<OpShape> shapes) {
+  llvm::Error error = verifySchedule(schedule, shapes);
+  return error ? llvm::toString(std::move(error)) : "";
+}
+} // namespace
+
+TEST(ScheduleTest, NewKnobsRoundTripThroughText) {
+  Schedule schedule;
+  schedule.ops.push_back({{}, {}, false});
+  OpSchedule split;
+  split.cacheTiles = {8, 0};
+  split.registerTiles = {0, 0};
+  split.splitReduction = {0, 32};
+  split.vectorize = true;
+  split.parallel = true;
+  schedule.ops.push_back(split);
+  OpSchedule ordered{{64, 128, 0}, {4, 16, 1}, true};
+  ordered.interchange = {1, 0, 2};
+  ordered.unroll = 4;
+  schedule.ops.push_back(ordered);
+  std::string text = schedule.toString();
+  EXPECT_EQ(text, "c=[] r=[]; c=[8,0] r=[0,0] s=[0,32] v p; "
+                  "c=[64,128,0] r=[4,16,1] i=[1,0,2] v u=4");
+  llvm::Expected<Schedule> parsed = Schedule::parse(text);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  EXPECT_EQ(*parsed, schedule);
+  for (const char *bad : {"c=[] r=[] u=0", "c=[] r=[] u=x", "c=[] s=[a]"}) {
+    llvm::Expected<Schedule> rejected = Schedule::parse(bad);
+    EXPECT_FALSE(bool(rejected)) << bad;
+    llvm::consumeError(rejected.takeError());
+  }
+}
+
+TEST(ScheduleTest, SplitReductionRendersPartialSums) {
+  std::vector<OpShape> shapes = rowSumShapes();
+  llvm::Expected<Schedule> schedule =
+      Schedule::parse("c=[] r=[]; c=[8,0] s=[0,32] v p");
+  ASSERT_TRUE(bool(schedule));
+  EXPECT_EQ(verifyMessage(*schedule, shapes), "");
+  std::string script = schedule->renderTransformScript(shapes);
+  EXPECT_NE(script.find("tile_using_forall %op1 tile_sizes [8,0]"),
+            std::string::npos)
+      << script;
+  EXPECT_NE(script.find("tile_reduction_using_for %cache1 reduction_dims = "
+                        "[1] by tile_sizes = [0,32]"),
+            std::string::npos)
+      << script;
+  // Both the split op and the combining op are vectorized; the split op is
+  // elementwise, not a contraction.
+  EXPECT_NE(script.find("vectorize %combine1"), std::string::npos) << script;
+  EXPECT_EQ(script.find("create_named_contraction"), std::string::npos);
+}
+
+TEST(ScheduleTest, VerifyCatchesMisplacedNewKnobs) {
+  std::vector<OpShape> shapes = rowSumShapes();
+  auto check = [&](const char *text, const char *expected) {
+    llvm::Expected<Schedule> schedule = Schedule::parse(text);
+    ASSERT_TRUE(bool(schedule)) << text;
+    EXPECT_NE(verifyMessage(*schedule, shapes).find(expected),
+              std::string::npos)
+        << text << ": " << verifyMessage(*schedule, shapes);
+  };
+  check("c=[] r=[]; c=[8,0] s=[32,0] v", "splits reduction loops only");
+  check("c=[] r=[]; c=[8,0] s=[0,48] v", "split 48 does not divide 1024");
+  check("c=[] r=[]; c=[] s=[0,32] v", "too large to vectorize");
+  check("c=[] r=[]; c=[8,64] r=[1,16] i=[0,0] v", "must order all 2 loops");
+  check("c=[] r=[]; c=[8,64] r=[1,16] i=[1,0] v p", "without p");
+  check("c=[] r=[]; c=[8,0] s=[0,32] u=4 v", "needs a register tile loop");
+}
+
+TEST(ProposerTest, ReductionsAlongTheVectorLoopGetSplit) {
+  std::vector<OpShape> shapes = rowSumShapes();
+  TransformLibraryProposer proposer(5, /*threads=*/2);
+  int split = 0, unrolled = 0;
+  for (int i = 0; i < 200; ++i) {
+    Schedule schedule = proposer.makeRandomSchedule(shapes);
+    EXPECT_EQ(verifyMessage(schedule, shapes), "") << schedule.toString();
+    split += schedule.ops[1].hasSplitReduction();
+    unrolled += schedule.ops[1].unroll > 1;
+    Schedule mutated = proposer.mutate(schedule, shapes);
+    EXPECT_EQ(verifyMessage(mutated, shapes), "") << mutated.toString();
+  }
+  EXPECT_GT(split, 50);
+  EXPECT_GT(unrolled, 5);
+  // Matmul reduces along k, but its vector loop is j: never split.
+  std::vector<OpShape> matmul = matmulShapes();
+  for (int i = 0; i < 100; ++i)
+    EXPECT_FALSE(proposer.makeRandomSchedule(matmul).ops[1].hasSplitReduction());
+}

@@ -1,8 +1,9 @@
 //===- Schedule.h - CPU schedules as transform-dialect scripts --*- C++ -*-===//
 //
 // A schedule is a set of knobs per linalg op of a payload (in walk order):
-// a cache-level tiling, a register-level tiling and whether the register
-// tile is vectorized. It renders to a transform-dialect script, so what the
+// a cache-level tiling (in an optional loop order), a split of the
+// reduction into vector partial sums, a register-level tiling, whether the
+// register tile is vectorized and how far its innermost loop is unrolled. It renders to a transform-dialect script, so what the
 // search did can be replayed with upstream `mlir-opt --transform-interpreter`.
 //
 //===----------------------------------------------------------------------===//
@@ -31,11 +32,27 @@ struct OpSchedule {
   bool vectorize = false;
   /// Cache tiles of parallel loops run on threads (scf.forall -> OpenMP).
   bool parallel = false;
+  /// Order of the cache-tile loops, outermost first (a permutation of the
+  /// op's loops); empty keeps the op's order.
+  llvm::SmallVector<int64_t> interchange;
+  /// Reduction strategy: non-zero entries (reduction loops only) split that
+  /// loop into a loop over chunks of this size accumulating into a partial
+  /// tensor of the chunk's shape, combined once after the loop. Vectorized,
+  /// the partials stay in vector registers and the loop does no horizontal
+  /// reductions.
+  llvm::SmallVector<int64_t> splitReduction;
+  /// Unroll factor of the innermost register-tile loop (1: none).
+  int64_t unroll = 1;
 
+  bool hasSplitReduction() const {
+    return llvm::any_of(splitReduction, [](int64_t s) { return s != 0; });
+  }
   bool operator==(const OpSchedule &other) const {
     return cacheTiles == other.cacheTiles &&
            registerTiles == other.registerTiles &&
-           vectorize == other.vectorize && parallel == other.parallel;
+           vectorize == other.vectorize && parallel == other.parallel &&
+           interchange == other.interchange &&
+           splitReduction == other.splitReduction && unroll == other.unroll;
   }
 };
 
@@ -50,8 +67,10 @@ struct Schedule {
   /// not used, and the last op's `p` runs the fused loop on threads.
   int64_t fuseRows = 0;
 
-  /// "c=[64,128,0] r=[4,16,1] v p; c=[] r=[1,16] v" (one entry per op;
-  /// v: vectorize, p: the cache tiles of parallel loops run on threads).
+  /// "c=[64,128,0] r=[4,16,1] v p; c=[8,0] s=[0,32] v; c=[] r=[1,16] v u=4"
+  /// (one entry per op; v: vectorize, p: the cache tiles of parallel loops
+  /// run on threads, i=[..]: cache loop order, s=[..]: split reduction,
+  /// u=N: unroll).
   std::string toString() const;
   static llvm::Expected<Schedule> parse(llvm::StringRef text);
   /// The transform script (a module with @__transform_main). With the ops'
@@ -78,6 +97,8 @@ struct OpShape {
   bool uniformTypes = false;
   /// Its body calls math functions (exp, tanh, ...): approximations matter.
   bool hasMath = false;
+  unsigned numResults = 1;
+  bool hasReductionLoops() const { return llvm::is_contained(isReduction, true); }
 };
 
 /// A 2-D convolution the library vectorizes through its 1-D decomposition.
