@@ -405,7 +405,10 @@ TransformLibraryProposer::propose(const ProposalContext &context) {
                                   : mutate(*parent, context.shapes);
         setFusion(*proposal.schedule, context.shapes,
                   proposal.schedule->fuseRows);
-        if (*proposal.schedule == *parent)
+        // Knobs of two parents need not fit together (a split op's rows
+        // with the other parent's unsplit op): then a mutation instead.
+        if (*proposal.schedule == *parent ||
+            !isValid(*proposal.schedule, context.shapes))
           proposal.schedule = mutate(*parent, context.shapes);
         break;
       }

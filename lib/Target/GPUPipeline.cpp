@@ -4,6 +4,8 @@
 // with `ke-opt --pass-pipeline=...`. Notes on the order:
 // - results become out-params (hoisting static allocations), so outputs are
 //   buffers the caller allocates on the device;
+// - row reductions get a thread block per output element before the rest
+//   becomes parallel loops (ke-distribute-reductions-for-gpu);
 // - loops are tiled (ke-tile-parallel-loops-for-gpu: sizes per loop rank,
 //   or the function's ke.gpu_block_tile) and mapped with nothing in between
 //   (canonicalize would merge the nested parallel loops);
@@ -35,19 +37,27 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
                            ? "ke-tile-parallel-loops-for-gpu"
                            : "ke-tile-parallel-loops-for-gpu{block-tile=" +
                                  llvm::join(tile, ",") + "}";
+  // After deallocation: its pipeline refuses gpu.all_reduce's effects.
+  std::string reductions =
+      options.reductionThreads > 0
+          ? llvm::formatv("func.func(ke-distribute-reductions-for-gpu{{"
+                          "max-threads={0}}),",
+                          options.reductionThreads.getValue())
+                .str()
+          : "";
   return llvm::formatv(
              "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
              "one-shot-bufferize{{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
              "hoist-static-allocs},canonicalize,buffer-deallocation-pipeline,"
-             "canonicalize,convert-linalg-to-parallel-loops,"
+             "canonicalize,{1}convert-linalg-to-parallel-loops,"
              "func.func({0},"
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
              "convert-parallel-loops-to-gpu),canonicalize,"
              "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
              "func.func(gpu-async-region),",
-             tiling)
+             tiling, reductions)
       .str();
 }
 } // namespace

@@ -1,8 +1,9 @@
 //===- GPUPipeline.h - ke-lower-nvgpu and ke-lower-amdgpu -------*- C++ -*-===//
 //
 // Tensor kernels mapped onto a GPU: bufferized with results as out-params,
-// linalg ops as parallel loops tiled into blocks of threads (one thread per
-// output element of a tile, reductions sequential in each thread), kernels
+// row reductions as one thread block per output element (threads combined
+// by gpu.all_reduce), other linalg ops as parallel loops tiled into blocks
+// of threads (one thread per output element of a tile), kernels
 // outlined, lowered through NVVM (PTX) or ROCDL (AMDGCN) and serialized
 // into a gpu.binary; the host side calls MLIR's GPU runtime (mgpu*), which
 // ke implements on top of the vendor's driver.
@@ -33,6 +34,12 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
       *this, "block-tile",
       llvm::cl::desc("Tile of the outermost parallel loops run by one block "
                      "(threads per block along each)")};
+  Option<int64_t> reductionThreads{
+      *this, "reduction-threads",
+      llvm::cl::desc("Most threads reducing one row together "
+                     "(ke-distribute-reductions-for-gpu); 0 leaves "
+                     "reductions sequential in each thread"),
+      llvm::cl::init(256)};
 };
 
 llvm::LogicalResult buildLowerNVGPUPipeline(mlir::OpPassManager &pm,

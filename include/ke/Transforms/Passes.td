@@ -257,6 +257,33 @@ def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::fu
                            "::mlir::affine::AffineDialect"];
 }
 
+def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Reduce each row of a linalg reduction with a GPU thread block";
+  let description = [{
+    On buffers, before linalg becomes parallel loops: every linalg op with
+    one result, one reduction loop that is its innermost loop, static
+    bounds, 32-bit elements and a body that folds one value into the output
+    with a combiner `gpu.all_reduce` knows (add, mul, max/min) becomes a
+    `gpu.launch` with one thread block per output element. Each thread folds
+    a strided slice of the row (coalesced), `gpu.all_reduce` combines the
+    partials across the block (warp shuffles, then shared memory across
+    warps), and thread 0 folds the total into the output, so the init value
+    still counts. Threads per block: a quarter of the row, 32 to
+    `max-threads`, a power of two. Other reductions (reduction loops that
+    are not innermost, several reduction loops) are left to the
+    parallel-loop mapping.
+  }];
+  let options = [
+    Option<"maxThreads", "max-threads", "int64_t", "256",
+           "Most threads per row">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{

@@ -1,0 +1,251 @@
+//===- DistributeReductionsForGPU.cpp - rows reduced by thread blocks -----===//
+//
+// Mapped as parallel loops, a reduction runs sequentially in one thread per
+// output element (a 2048-long row: 2048 dependent loads in one thread).
+// This gives each output element a thread block instead: each thread folds
+// a strided slice of the row (neighbouring threads read neighbouring
+// elements: coalesced), then gpu.all_reduce combines the threads' partials
+// (convert-gpu-to-nvvm lowers it to warp shuffles and a shared-memory step
+// across warps), and thread 0 folds the total into the output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KEDISTRIBUTEREDUCTIONSFORGPU
+#include "ke/Transforms/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+
+namespace {
+/// The gpu.all_reduce operation that combines like `combiner`, if any.
+std::optional<gpu::AllReduceOperation> allReduceKind(Operation *combiner) {
+  return llvm::TypeSwitch<Operation *, std::optional<gpu::AllReduceOperation>>(
+             combiner)
+      .Case([](arith::AddFOp) { return gpu::AllReduceOperation::ADD; })
+      .Case([](arith::AddIOp) { return gpu::AllReduceOperation::ADD; })
+      .Case([](arith::MulFOp) { return gpu::AllReduceOperation::MUL; })
+      .Case([](arith::MaximumFOp) { return gpu::AllReduceOperation::MAXIMUMF; })
+      .Case([](arith::MinimumFOp) { return gpu::AllReduceOperation::MINIMUMF; })
+      .Case([](arith::MaxNumFOp) { return gpu::AllReduceOperation::MAXNUMF; })
+      .Case([](arith::MinNumFOp) { return gpu::AllReduceOperation::MINNUMF; })
+      .Case([](arith::MaxSIOp) { return gpu::AllReduceOperation::MAXSI; })
+      .Case([](arith::MinSIOp) { return gpu::AllReduceOperation::MINSI; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// A reduction the rewrite handles: static bounds, one result, exactly one
+/// reduction loop and it is the innermost one, inputs read once or once per
+/// row (not contractions), a body that folds one value
+/// into the output with a combiner gpu.all_reduce knows, 32-bit elements
+/// (what warp shuffles move).
+struct RowReduction {
+  linalg::LinalgOp op;
+  Operation *combiner = nullptr;
+  gpu::AllReduceOperation kind;
+  TypedAttr identity;
+};
+
+std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1 || op.getNumLoops() < 2 ||
+      op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+    return std::nullopt;
+  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  BlockArgument accumulator = op.getRegionOutputArgs().front();
+  Type type = accumulator.getType();
+  if (!(type.isF32() || type.isInteger(32)) || !accumulator.hasOneUse())
+    return std::nullopt;
+  Operation *combiner = yield.getOperand(0).getDefiningOp();
+  if (!combiner || combiner->getBlock() != body ||
+      combiner->getNumOperands() != 2 ||
+      !llvm::is_contained(combiner->getOperands(), accumulator) ||
+      combiner->getOperand(0) == combiner->getOperand(1))
+    return std::nullopt;
+  std::optional<gpu::AllReduceOperation> kind = allReduceKind(combiner);
+  std::optional<TypedAttr> identity = arith::getNeutralElement(combiner);
+  if (!kind || !identity)
+    return std::nullopt;
+  // The output must not depend on the reduction loop.
+  unsigned rowLoop = op.getNumLoops() - 1;
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (outputMap.isFunctionOfDim(rowLoop))
+    return std::nullopt;
+  // Each element read once (a row), or one value per row: contractions,
+  // whose operands are shared between outputs, want tiles, not rows.
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool perRow = !map.isFunctionOfDim(rowLoop);
+    bool everyLoop = true;
+    for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+      everyLoop &= map.isFunctionOfDim(loop);
+    if (!perRow && !everyLoop)
+      return std::nullopt;
+  }
+  return RowReduction{op, combiner, *kind, *identity};
+}
+
+/// Threads per row: a quarter of the row, 32 to `limit`, a power of two.
+int64_t chooseThreads(int64_t rowLength, int64_t limit) {
+  int64_t threads = static_cast<int64_t>(
+      llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(rowLength / 4, 1))));
+  return std::clamp<int64_t>(threads, 32, limit);
+}
+
+/// Indices of `map` at `ivs`, as index values.
+SmallVector<Value> applyMap(OpBuilder &builder, Location loc, AffineMap map,
+                            ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr result : map.getResults())
+    indices.push_back(affine::AffineApplyOp::create(
+        builder, loc, AffineMap::get(map.getNumDims(), 0, result), ivs));
+  return indices;
+}
+
+/// Clones the body of `reduction.op` at `ivs` (loads of its inputs, the
+/// ops before the combiner) and returns the value it folds in.
+Value emitElement(OpBuilder &builder, Location loc,
+                  const RowReduction &reduction, ValueRange ivs) {
+  linalg::LinalgOp op = reduction.op;
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument argument = op.getMatchingBlockArgument(input);
+    Value source = input->get();
+    if (!isa<MemRefType>(source.getType())) {
+      mapping.map(argument, source); // a scalar operand
+      continue;
+    }
+    mapping.map(argument,
+                memref::LoadOp::create(
+                    builder, loc, source,
+                    applyMap(builder, loc, op.getMatchingIndexingMap(input),
+                             ivs)));
+  }
+  for (Operation &nested : op.getBlock()->without_terminator()) {
+    if (&nested == reduction.combiner)
+      break;
+    if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    builder.clone(nested, mapping);
+  }
+  BlockArgument accumulator = op.getRegionOutputArgs().front();
+  Value folded = reduction.combiner->getOperand(0) == accumulator
+                     ? reduction.combiner->getOperand(1)
+                     : reduction.combiner->getOperand(0);
+  return mapping.lookupOrDefault(folded);
+}
+
+/// `combiner` of `reduction` applied to (lhs, rhs).
+Value combine(OpBuilder &builder, const RowReduction &reduction, Value lhs,
+              Value rhs) {
+  IRMapping mapping;
+  mapping.map(reduction.combiner->getOperand(0), lhs);
+  mapping.map(reduction.combiner->getOperand(1), rhs);
+  return builder.clone(*reduction.combiner, mapping)->getResult(0);
+}
+
+void distribute(const RowReduction &reduction, int64_t threadLimit) {
+  linalg::LinalgOp op = reduction.op;
+  Location loc = op.getLoc();
+  OpBuilder builder(op);
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t rowLength = bounds.back();
+  SmallVector<int64_t> rowShape(bounds.begin(), bounds.end() - 1);
+  int64_t rows = 1;
+  for (int64_t bound : rowShape)
+    rows *= bound;
+  int64_t threads = chooseThreads(rowLength, threadLimit);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(builder, loc, constant(rows), one, one,
+                                      constant(threads), one, one);
+  builder.setInsertionPointToStart(&launch.getBody().front());
+  Value row = launch.getBlockIds().x;
+  Value thread = launch.getThreadIds().x;
+  // One block per output element: its indices from the block id.
+  SmallVector<Value> ivs;
+  if (rowShape.size() == 1) {
+    ivs.push_back(row);
+  } else {
+    auto delinearized = affine::AffineDelinearizeIndexOp::create(
+        builder, loc, row, rowShape, /*hasOuterBound=*/true);
+    llvm::append_range(ivs, delinearized.getResults());
+  }
+  Value identity =
+      arith::ConstantOp::create(builder, loc, reduction.identity);
+  auto loop = scf::ForOp::create(builder, loc, thread, constant(rowLength),
+                                 constant(threads), ValueRange{identity});
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(loop.getBody());
+    SmallVector<Value> elementIvs(ivs);
+    elementIvs.push_back(loop.getInductionVar());
+    Value element = emitElement(builder, loc, reduction, elementIvs);
+    Value partial = loop.getRegionIterArgs().front();
+    // Keep the combiner's operand order: the accumulator where it was.
+    bool accumulatorFirst = reduction.combiner->getOperand(0) ==
+                            op.getRegionOutputArgs().front();
+    Value next = accumulatorFirst ? combine(builder, reduction, partial, element)
+                                  : combine(builder, reduction, element, partial);
+    scf::YieldOp::create(builder, loc, next);
+  }
+  // Every thread reaches the all-reduce (the strided loop has no guard).
+  Value total = gpu::AllReduceOp::create(
+      builder, loc, loop.getResult(0),
+      gpu::AllReduceOperationAttr::get(builder.getContext(), reduction.kind),
+      /*uniform=*/true);
+  Value first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                      thread, constant(0));
+  auto ifFirst = scf::IfOp::create(builder, loc, first);
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifFirst.thenBlock());
+    OpOperand *init = op.getDpsInitOperand(0);
+    SmallVector<Value> outputIvs(ivs);
+    outputIvs.push_back(constant(0)); // the output ignores the row loop
+    SmallVector<Value> indices = applyMap(
+        builder, loc, op.getMatchingIndexingMap(init), outputIvs);
+    Value old = memref::LoadOp::create(builder, loc, init->get(), indices);
+    Value folded = combine(builder, reduction, old, total);
+    memref::StoreOp::create(builder, loc, folded, init->get(), indices);
+  }
+  gpu::TerminatorOp::create(builder, loc);
+  op->erase();
+}
+
+struct DistributeReductionsForGPUPass
+    : ke::impl::KeDistributeReductionsForGPUBase<
+          DistributeReductionsForGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<RowReduction> reductions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (std::optional<RowReduction> reduction = matchRowReduction(op))
+        reductions.push_back(*reduction);
+    });
+    for (const RowReduction &reduction : reductions)
+      distribute(reduction, maxThreads);
+  }
+};
+} // namespace

@@ -1,0 +1,81 @@
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=64}))' | FileCheck %s --check-prefix=SMALL
+
+// A row sum: one block per row, 256 threads each folding a strided slice
+// (thread t reads t, t+256, ...), the partials combined by gpu.all_reduce,
+// and thread 0 adds the total to the output (its init still counts).
+// CHECK-LABEL: func.func @row_sum
+// CHECK-DAG:     %[[ROWS:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[THREADS:.*]] = arith.constant 256 : index
+// CHECK:         gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]],
+// CHECK:           %[[PART:.*]] = scf.for %{{.*}} = %[[T]] to %{{.*}} step %{{.*}} iter_args
+// CHECK:             memref.load %arg0[%{{.*}}, %{{.*}}]
+// CHECK:             arith.addf
+// CHECK:           %[[TOTAL:.*]] = gpu.all_reduce add %[[PART]] uniform
+// CHECK:           scf.if
+// CHECK:             %[[OLD:.*]] = memref.load %arg1
+// CHECK:             %[[NEW:.*]] = arith.addf %[[OLD]], %[[TOTAL]]
+// CHECK:             memref.store %[[NEW]], %arg1
+// CHECK-NOT:     linalg.reduce
+// SMALL-LABEL: func.func @row_sum
+// SMALL:         arith.constant 64 : index
+// SMALL:         gpu.launch
+func.func @row_sum(%x: memref<64x2048xf32>, %y: memref<64xf32>) {
+  linalg.reduce ins(%x : memref<64x2048xf32>) outs(%y : memref<64xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// A per-row operand (the mean) and an elementwise prologue before the
+// combiner (a max here): cloned into the strided loop.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+// CHECK-LABEL: func.func @centered_max
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK:             %[[X:.*]] = memref.load %arg0
+// CHECK:             %[[M:.*]] = memref.load %arg1
+// CHECK:             %[[D:.*]] = arith.subf %[[X]], %[[M]]
+// CHECK:             arith.maximumf
+// CHECK:           gpu.all_reduce maximumf
+func.func @centered_max(%x: memref<16x512xf32>, %mean: memref<16xf32>, %y: memref<16xf32>) {
+  linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %mean : memref<16x512xf32>, memref<16xf32>) outs(%y : memref<16xf32>) {
+  ^bb0(%in: f32, %m: f32, %acc: f32):
+    %d = arith.subf %in, %m : f32
+    %r = arith.maximumf %d, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: a matmul (operands shared between outputs), a reduction
+// along the outer loop, and f64 (warp shuffles move 32 bits).
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     gpu.launch
+// CHECK:         linalg.matmul
+// CHECK:         linalg.reduce
+// CHECK:         linalg.reduce
+func.func @left_alone(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<32x32xf32>,
+                      %x: memref<64x128xf32>, %col: memref<128xf32>,
+                      %d: memref<8x64xf64>, %drow: memref<8xf64>) {
+  linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x32xf32>) outs(%c : memref<32x32xf32>)
+  linalg.reduce ins(%x : memref<64x128xf32>) outs(%col : memref<128xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.reduce ins(%d : memref<8x64xf64>) outs(%drow : memref<8xf64>) dimensions = [1]
+    (%in: f64, %acc: f64) {
+      %s = arith.addf %in, %acc : f64
+      linalg.yield %s : f64
+    }
+  return
+}
