@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # The GPU bench, in two halves, because the GPU machine need not have MLIR:
 #
-#   bench/gpu_run.sh --make-bundles DIR [TILES]
+#   bench/gpu_run.sh --make-bundles DIR [TILES [ROWS]]
 #                                         # where ke is built: compile every
 #                                         # bench kernel for nvgpu (sm_90)
 #                                         # into DIR/<kernel> (host code with
 #                                         # PTX, inputs, reference outputs),
-#                                         # and DIR/<kernel>@<tile> for each
+#                                         # DIR/<kernel>@<tile> for each
 #                                         # thread-block tile of TILES
 #                                         # (default "16x16 1x128 2x128 32x8")
+#                                         # and DIR/<kernel>@r<N> for each
+#                                         # most-threads-per-row N of ROWS
+#                                         # (default "0 128 1024"; 0: rows
+#                                         # reduced sequentially per thread)
 #   bench/gpu_run.sh --run DIR [OUT]      # on the GPU machine: build
 #                                         # ke-gpu-run with g++ alone, run the
 #                                         # bundles, PyTorch eager and
@@ -21,6 +25,7 @@ case "${1:-}" in
   --make-bundles)
     dir="${2:?bench/gpu_run.sh --make-bundles DIR [TILES]}"
     tiles="${3-16x16 1x128 2x128 32x8}"
+    rows="${4-0 128 1024}"
     "$root/scripts/build.sh" >&2 || exit 1
     mkdir -p "$dir"
     for kernel in "$root"/bench/kernels/*.mlir; do
@@ -29,14 +34,23 @@ case "${1:-}" in
     done
     # The GPU schedule knob (threads per block, ke.gpu_block_tile): one
     # small bundle per choice, sharing the default bundle's data.
+    share_data() {
+      rm -f "$1"/in-* "$1"/expected-*
+      echo "data ../$2" >> "$1/bundle.txt"
+    }
     for kernel in "$root"/bench/kernels/*.mlir; do
       name=$(basename "$kernel" .mlir)
       for tile in $tiles; do
         "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
           --seeds 1 --check-only --gpu-block-tile="${tile//x/,}" > /dev/null || continue
-        variant="$dir/$name@$tile"
-        rm -f "$variant"/in-* "$variant"/expected-*
-        echo "data ../$name" >> "$variant/bundle.txt"
+        share_data "$dir/$name@$tile" "$name"
+      done
+      # Threads per row of the reductions: only where there are some.
+      grep -q reduction "$kernel" || continue
+      for threads in $rows; do
+        "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
+          --seeds 1 --check-only --gpu-reduction-threads="$threads" > /dev/null || continue
+        share_data "$dir/$name@r$threads" "$name"
       done
     done
     rm -f "$dir"/*/kernel.o "$dir"/*/link.log ;;

@@ -316,6 +316,7 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     for (CUdeviceptr buffer : buffers)
       if (buffer)
         cuda->cuMemFree(buffer);
+    releaseCachedTemporaries();
   };
   for (size_t i = 0; i < tensors.size(); ++i) {
     int result0 = cuda->cuMemAlloc(

@@ -12,6 +12,8 @@
 #include "ke/Runtime/CudaDriver.h"
 
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 using namespace ke::runtime;
 
@@ -150,15 +152,59 @@ KE_EXPORT void mgpuMemset32(void *destination, unsigned value, size_t count,
 KE_EXPORT void mgpuSetDefaultDevice(int32_t) {}
 
 // Host-side temporaries of the lowered code live on the device: only
-// kernels touch them.
+// kernels touch them. Every call allocates and frees them again, and
+// cuMemFree waits for the whole device (softmax spent 200 of 236 us in
+// it), so freed blocks are kept for the next allocation of the same size,
+// as PyTorch's caching allocator does. Reuse is safe because every call's
+// kernels run in order on ke's one stream.
+namespace {
+struct TemporaryCache {
+  std::mutex mutex;
+  std::unordered_map<void *, size_t> live;
+  std::unordered_multimap<size_t, void *> free;
+};
+TemporaryCache &temporaries() {
+  static TemporaryCache cache;
+  return cache;
+}
+} // namespace
+
 KE_EXPORT void *_mlir_memref_to_llvm_alloc(size_t bytes) {
-  return mgpuMemAlloc(bytes, nullptr, false);
+  TemporaryCache &cache = temporaries();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  void *pointer = nullptr;
+  auto reusable = cache.free.find(bytes);
+  if (reusable != cache.free.end()) {
+    pointer = reusable->second;
+    cache.free.erase(reusable);
+  } else {
+    pointer = mgpuMemAlloc(bytes, nullptr, false);
+  }
+  if (pointer)
+    cache.live[pointer] = bytes;
+  return pointer;
 }
 
 KE_EXPORT void *_mlir_memref_to_llvm_aligned_alloc(size_t, size_t bytes) {
-  return mgpuMemAlloc(bytes, nullptr, false); // 256-byte aligned already
+  return _mlir_memref_to_llvm_alloc(bytes); // 256-byte aligned already
 }
 
 KE_EXPORT void _mlir_memref_to_llvm_free(void *pointer) {
-  mgpuMemFree(pointer, nullptr);
+  TemporaryCache &cache = temporaries();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto live = cache.live.find(pointer);
+  if (live == cache.live.end()) {
+    mgpuMemFree(pointer, nullptr);
+    return;
+  }
+  cache.free.emplace(live->second, pointer);
+  cache.live.erase(live);
+}
+
+void ke::runtime::releaseCachedTemporaries() {
+  TemporaryCache &cache = temporaries();
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  for (auto &[bytes, pointer] : cache.free)
+    mgpuMemFree(pointer, nullptr);
+  cache.free.clear();
 }

@@ -48,8 +48,9 @@ std::optional<gpu::AllReduceOperation> allReduceKind(Operation *combiner) {
 }
 
 /// A reduction the rewrite handles: static bounds, one result, exactly one
-/// reduction loop and it is the innermost one, inputs read once or once per
-/// row (not contractions), a body that folds one value
+/// reduction loop (the innermost, or an outer one whose combiner has an
+/// atomic), inputs read once or once per output element (not
+/// contractions), a body that folds one value
 /// into the output with a combiner gpu.all_reduce knows, 32-bit elements
 /// (what warp shuffles move).
 struct RowReduction {
@@ -57,13 +58,33 @@ struct RowReduction {
   Operation *combiner = nullptr;
   gpu::AllReduceOperation kind;
   TypedAttr identity;
+  /// The reduction loop: the innermost one (rows: a block per output
+  /// element), or an outer one (columns: see distributeColumns).
+  unsigned reductionLoop = 0;
+  unsigned numLoops = 0;
+  bool isRow() const { return reductionLoop + 1 == numLoops; }
 };
+
+/// The atomic that folds a partial into the output like `combiner`, for
+/// the combiners GPUs have native atomics for.
+std::optional<arith::AtomicRMWKind> atomicKind(Operation *combiner) {
+  return llvm::TypeSwitch<Operation *, std::optional<arith::AtomicRMWKind>>(
+             combiner)
+      .Case([](arith::AddFOp) { return arith::AtomicRMWKind::addf; })
+      .Case([](arith::AddIOp) { return arith::AtomicRMWKind::addi; })
+      .Case([](arith::MaxSIOp) { return arith::AtomicRMWKind::maxs; })
+      .Case([](arith::MinSIOp) { return arith::AtomicRMWKind::mins; })
+      .Default([](Operation *) { return std::nullopt; });
+}
 
 std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 1 || op.getNumLoops() < 2 ||
-      op.getIteratorTypesArray().back() != utils::IteratorType::reduction)
+      op.getNumReductionLoops() != 1 || op.getNumLoops() < 2)
     return std::nullopt;
+  unsigned rowLoop = 0;
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      rowLoop = loop;
   if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
     return std::nullopt;
   Block *body = op.getBlock();
@@ -82,8 +103,10 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   std::optional<TypedAttr> identity = arith::getNeutralElement(combiner);
   if (!kind || !identity)
     return std::nullopt;
+  // Outer reductions fold partials with atomics.
+  if (rowLoop + 1 != op.getNumLoops() && !atomicKind(combiner))
+    return std::nullopt;
   // The output must not depend on the reduction loop.
-  unsigned rowLoop = op.getNumLoops() - 1;
   AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   if (outputMap.isFunctionOfDim(rowLoop))
     return std::nullopt;
@@ -98,7 +121,8 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
     if (!perRow && !everyLoop)
       return std::nullopt;
   }
-  return RowReduction{op, combiner, *kind, *identity};
+  return RowReduction{op, combiner, *kind, *identity, rowLoop,
+                      static_cast<unsigned>(op.getNumLoops())};
 }
 
 /// Threads per row: a quarter of the row, 32 to `limit`, a power of two.
@@ -233,6 +257,91 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
   op->erase();
 }
 
+/// A reduction along an outer loop (a column sum): the parallel loops,
+/// flattened, on threadIdx.x (32 neighbouring columns: coalesced) and the
+/// reduction loop cut into chunks of 16 iterations on threadIdx.y (8) and
+/// the grid's y; each thread folds its chunk and adds it to the output
+/// with an atomic. Mapped as parallel loops instead, the reduction loop
+/// stays on the host around one kernel launch per iteration.
+void distributeColumns(const RowReduction &reduction) {
+  constexpr int64_t kColumnsPerBlock = 32, kChunksPerBlock = 8, kChunk = 16;
+  linalg::LinalgOp op = reduction.op;
+  Location loc = op.getLoc();
+  OpBuilder builder(op);
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t length = bounds[reduction.reductionLoop];
+  SmallVector<int64_t> columnShape;
+  for (auto [loop, bound] : llvm::enumerate(bounds))
+    if (loop != reduction.reductionLoop)
+      columnShape.push_back(bound);
+  int64_t columns = 1;
+  for (int64_t bound : columnShape)
+    columns *= bound;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value one = constant(1);
+  int64_t rowsPerBlock = kChunksPerBlock * kChunk;
+  auto launch = gpu::LaunchOp::create(
+      builder, loc, constant(llvm::divideCeil(columns, kColumnsPerBlock)),
+      constant(llvm::divideCeil(length, rowsPerBlock)), one,
+      constant(kColumnsPerBlock), constant(kChunksPerBlock), one);
+  builder.setInsertionPointToStart(&launch.getBody().front());
+  gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
+  Value column = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, block.x, constant(kColumnsPerBlock)),
+      thread.x);
+  Value inside = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                       column, constant(columns));
+  auto ifInside = scf::IfOp::create(builder, loc, inside);
+  builder.setInsertionPointToStart(ifInside.thenBlock());
+  SmallVector<Value> columnIvs;
+  if (columnShape.size() == 1) {
+    columnIvs.push_back(column);
+  } else {
+    auto delinearized = affine::AffineDelinearizeIndexOp::create(
+        builder, loc, column, columnShape, /*hasOuterBound=*/true);
+    llvm::append_range(columnIvs, delinearized.getResults());
+  }
+  Value chunk = arith::AddIOp::create(
+      builder, loc,
+      arith::MulIOp::create(builder, loc, block.y, constant(kChunksPerBlock)),
+      thread.y);
+  Value begin = arith::MulIOp::create(builder, loc, chunk, constant(kChunk));
+  Value end = arith::MinUIOp::create(
+      builder, loc, arith::AddIOp::create(builder, loc, begin, constant(kChunk)),
+      constant(length));
+  Value identity = arith::ConstantOp::create(builder, loc, reduction.identity);
+  auto loop = scf::ForOp::create(builder, loc, begin, end, one,
+                                 ValueRange{identity});
+  auto ivsAt = [&](Value position) {
+    SmallVector<Value> ivs(columnIvs);
+    ivs.insert(ivs.begin() + reduction.reductionLoop, position);
+    return ivs;
+  };
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(loop.getBody());
+    Value element =
+        emitElement(builder, loc, reduction, ivsAt(loop.getInductionVar()));
+    Value partial = loop.getRegionIterArgs().front();
+    scf::YieldOp::create(builder, loc,
+                         combine(builder, reduction, partial, element));
+  }
+  OpOperand *init = op.getDpsInitOperand(0);
+  SmallVector<Value> indices = applyMap(
+      builder, loc, op.getMatchingIndexingMap(init), ivsAt(constant(0)));
+  memref::AtomicRMWOp::create(
+      builder, loc,
+      arith::AtomicRMWKindAttr::get(builder.getContext(),
+                                    *atomicKind(reduction.combiner)),
+      loop.getResult(0), init->get(), indices);
+  builder.setInsertionPointAfter(ifInside);
+  gpu::TerminatorOp::create(builder, loc);
+  op->erase();
+}
+
 struct DistributeReductionsForGPUPass
     : ke::impl::KeDistributeReductionsForGPUBase<
           DistributeReductionsForGPUPass> {
@@ -244,8 +353,12 @@ struct DistributeReductionsForGPUPass
       if (std::optional<RowReduction> reduction = matchRowReduction(op))
         reductions.push_back(*reduction);
     });
-    for (const RowReduction &reduction : reductions)
-      distribute(reduction, maxThreads);
+    for (const RowReduction &reduction : reductions) {
+      if (reduction.isRow())
+        distribute(reduction, maxThreads);
+      else
+        distributeColumns(reduction);
+    }
   }
 };
 } // namespace

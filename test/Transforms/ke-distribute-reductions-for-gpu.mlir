@@ -56,8 +56,32 @@ func.func @centered_max(%x: memref<16x512xf32>, %mean: memref<16xf32>, %y: memre
 
 // -----
 
-// Left alone: a matmul (operands shared between outputs), a reduction
-// along the outer loop, and f64 (warp shuffles move 32 bits).
+// A column sum (the reduction along the outer loop): 32 columns on
+// threadIdx.x, chunks of 16 rows on threadIdx.y and the grid's y, each
+// thread's partial added to the output atomically.
+// CHECK-LABEL: func.func @column_sum
+// CHECK-DAG:     %[[GX:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %[[GX]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads({{.*}}) in (%{{.*}} = %[[C32]], %{{.*}} = %[[C8]],
+// CHECK:           scf.if
+// CHECK:             scf.for
+// CHECK:               memref.load %arg0
+// CHECK:               arith.addf
+// CHECK:             memref.atomic_rmw addf %{{.*}}, %arg1[
+func.func @column_sum(%x: memref<256x128xf32>, %y: memref<128xf32>) {
+  linalg.reduce ins(%x : memref<256x128xf32>) outs(%y : memref<128xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
+// Left alone: a matmul (operands shared between outputs), a column max
+// (no float max atomic), and f64 (warp shuffles move 32 bits).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     gpu.launch
 // CHECK:         linalg.matmul
@@ -69,7 +93,7 @@ func.func @left_alone(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<3
   linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x32xf32>) outs(%c : memref<32x32xf32>)
   linalg.reduce ins(%x : memref<64x128xf32>) outs(%col : memref<128xf32>) dimensions = [0]
     (%in: f32, %acc: f32) {
-      %s = arith.addf %in, %acc : f32
+      %s = arith.maximumf %in, %acc : f32
       linalg.yield %s : f32
     }
   linalg.reduce ins(%d : memref<8x64xf64>) outs(%drow : memref<8xf64>) dimensions = [1]

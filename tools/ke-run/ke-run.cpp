@@ -142,6 +142,12 @@ static cl::list<int64_t> gpuBlockTile(
              "loops (sets ke.gpu_block_tile; bundles are named "
              "<kernel>@<tile>)"),
     cl::cat(runCategory));
+static cl::opt<int64_t> gpuReductionThreads(
+    "gpu-reduction-threads", cl::init(256),
+    cl::desc("nvgpu/amdgpu: most threads reducing one row together (0: "
+             "each thread reduces its rows alone; bundles of other values "
+             "are named <kernel>@r<N>)"),
+    cl::cat(runCategory));
 static cl::opt<bool> emitAssembly(
     "emit-asm",
     cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
@@ -509,6 +515,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     ke::DiagnosticCollector diagnostics(context);
     PassManager pm(context, ModuleOp::getOperationName());
     ke::LowerGPUOptions options;
+    options.reductionThreads = gpuReductionThreads;
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(nvidia ? ke::buildLowerNVGPUPipeline(pm, options, errorStream)
@@ -554,6 +561,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     ke::DiagnosticCollector diagnostics(context);
     PassManager pm(context, ModuleOp::getOperationName());
     ke::LowerGPUOptions options;
+    options.reductionThreads = gpuReductionThreads;
     options.format = "bin";
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
@@ -595,6 +603,9 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
           for (auto [i, size] : llvm::enumerate(gpuBlockTile))
             name += (i ? "x" : "") + std::to_string(size);
         }
+        if (gpuReductionThreads != 256)
+          name += (gpuBlockTile.empty() ? "@r" : "r") +
+                  std::to_string(gpuReductionThreads);
         llvm::sys::path::append(directory, name);
       } else if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
                      "ke-gpu", directory)) {

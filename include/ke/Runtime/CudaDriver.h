@@ -65,6 +65,10 @@ void noteRuntimeError(const std::string &error);
 /// returns it), so that events recorded on it time the call.
 void *getKernelStream();
 
+/// Frees the device blocks kept for reuse by the temporaries' allocator
+/// (call between kernels; what is still in use stays).
+void releaseCachedTemporaries();
+
 } // namespace ke::runtime
 
 #endif // KE_RUNTIME_CUDADRIVER_H

@@ -269,8 +269,19 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     partials across the block (warp shuffles, then shared memory across
     warps), and thread 0 folds the total into the output, so the init value
     still counts. Threads per block: a quarter of the row, 32 to
-    `max-threads`, a power of two. Other reductions (reduction loops that
-    are not innermost, several reduction loops) are left to the
+    `max-threads`, a power of two.
+
+    A reduction along an outer loop (a column sum) whose combiner has a
+    native atomic (integer or float add, integer max/min) becomes a launch
+    with 32 neighbouring output elements on `threadIdx.x` (coalesced) and
+    chunks of 16 reduction iterations on `threadIdx.y` (8) and the grid's
+    y; each thread folds its chunk and adds it to the output atomically
+    (the summation order varies from run to run). Mapped as parallel loops
+    instead, the outer reduction loop stays on the host around one kernel
+    launch per iteration.
+
+    Contractions (operands shared between output elements), several
+    reduction loops, dynamic shapes and 64-bit elements are left to the
     parallel-loop mapping.
   }];
   let options = [
