@@ -39,12 +39,10 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
                                  llvm::join(tile, ",") + "}";
   // After deallocation: its pipeline refuses gpu.all_reduce's effects.
   std::string reductions =
-      options.reductionThreads > 0
-          ? llvm::formatv("func.func(ke-distribute-reductions-for-gpu{{"
-                          "max-threads={0}}),",
-                          options.reductionThreads.getValue())
-                .str()
-          : "";
+      llvm::formatv("func.func(ke-distribute-reductions-for-gpu{{"
+                    "max-threads={0}}),",
+                    options.reductionThreads.getValue())
+          .str();
   return llvm::formatv(
              "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
              "one-shot-bufferize{{bufferize-function-boundaries "

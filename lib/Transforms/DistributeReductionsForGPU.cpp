@@ -342,23 +342,120 @@ void distributeColumns(const RowReduction &reduction) {
   op->erase();
 }
 
+/// The fold of any other reduction (contractions, several reduction
+/// loops): a body `yield combiner(f(inputs), accumulator)` with the
+/// accumulator used once, one result, static bounds, a parallel loop.
+std::optional<RowReduction> matchAccumulation(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0 || op.getNumParallelLoops() == 0 ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  BlockArgument accumulator = op.getRegionOutputArgs().front();
+  Operation *combiner =
+      cast<linalg::YieldOp>(body->getTerminator()).getOperand(0).getDefiningOp();
+  if (!accumulator.hasOneUse() || !combiner || combiner->getBlock() != body ||
+      combiner->getNumOperands() != 2 ||
+      !llvm::is_contained(combiner->getOperands(), accumulator) ||
+      combiner->getOperand(0) == combiner->getOperand(1))
+    return std::nullopt;
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction &&
+        outputMap.isFunctionOfDim(loop))
+      return std::nullopt;
+  RowReduction reduction;
+  reduction.op = op;
+  reduction.combiner = combiner;
+  reduction.numLoops = op.getNumLoops();
+  return reduction;
+}
+
+/// One thread per output element (an scf.parallel the block tiling maps)
+/// folding the reduction loops into a register and storing once. What
+/// convert-linalg-to-parallel-loops makes instead loads and stores the
+/// output in every iteration (the buffers may alias, so LLVM keeps them).
+void accumulateInRegisters(const RowReduction &reduction) {
+  linalg::LinalgOp op = reduction.op;
+  Location loc = op.getLoc();
+  OpBuilder builder(op);
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  SmallVector<Value> parallelUpper, reductionUpper;
+  for (auto [bound, iterator] : llvm::zip(bounds, iterators))
+    (iterator == utils::IteratorType::reduction ? reductionUpper
+                                                : parallelUpper)
+        .push_back(constant(bound));
+  Value zero = constant(0), one = constant(1);
+  SmallVector<Value> parallelZeros(parallelUpper.size(), zero),
+      parallelOnes(parallelUpper.size(), one),
+      reductionZeros(reductionUpper.size(), zero),
+      reductionOnes(reductionUpper.size(), one);
+  // Loop-ordered ivs from the parallel and the reduction ones.
+  auto merge = [&](ValueRange parallel, ValueRange reductions) {
+    SmallVector<Value> ivs;
+    unsigned p = 0, r = 0;
+    for (utils::IteratorType iterator : iterators)
+      ivs.push_back(iterator == utils::IteratorType::reduction
+                        ? reductions[r++]
+                        : parallel[p++]);
+    return ivs;
+  };
+  OpOperand *init = op.getDpsInitOperand(0);
+  AffineMap outputMap = op.getMatchingIndexingMap(init);
+  scf::ParallelOp::create(
+      builder, loc, parallelZeros, parallelUpper, parallelOnes,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange parallel) {
+        SmallVector<Value> indices = applyMap(
+            nested, nestedLoc, outputMap, merge(parallel, reductionZeros));
+        Value initial =
+            memref::LoadOp::create(nested, nestedLoc, init->get(), indices);
+        scf::LoopNest nest = scf::buildLoopNest(
+            nested, nestedLoc, reductionZeros, reductionUpper, reductionOnes,
+            ValueRange{initial},
+            [&](OpBuilder &inner, Location innerLoc, ValueRange reductions,
+                ValueRange accumulators) -> scf::ValueVector {
+              Value element = emitElement(inner, innerLoc, reduction,
+                                          merge(parallel, reductions));
+              BlockArgument accumulator = op.getRegionOutputArgs().front();
+              bool accumulatorFirst =
+                  reduction.combiner->getOperand(0) == accumulator;
+              return {accumulatorFirst
+                          ? combine(inner, reduction, accumulators[0], element)
+                          : combine(inner, reduction, element,
+                                    accumulators[0])};
+            });
+        memref::StoreOp::create(nested, nestedLoc, nest.results.front(),
+                                init->get(), indices);
+      });
+  op->erase();
+}
+
 struct DistributeReductionsForGPUPass
     : ke::impl::KeDistributeReductionsForGPUBase<
           DistributeReductionsForGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<RowReduction> reductions;
+    SmallVector<RowReduction> distributed, accumulated;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (std::optional<RowReduction> reduction = matchRowReduction(op))
-        reductions.push_back(*reduction);
+      std::optional<RowReduction> reduction;
+      if (maxThreads > 0 && (reduction = matchRowReduction(op)))
+        distributed.push_back(*reduction);
+      else if ((reduction = matchAccumulation(op)))
+        accumulated.push_back(*reduction);
     });
-    for (const RowReduction &reduction : reductions) {
+    for (const RowReduction &reduction : distributed) {
       if (reduction.isRow())
         distribute(reduction, maxThreads);
       else
         distributeColumns(reduction);
     }
+    for (const RowReduction &reduction : accumulated)
+      accumulateInRegisters(reduction);
   }
 };
 } // namespace

@@ -1,5 +1,6 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=64}))' | FileCheck %s --check-prefix=SMALL
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=0}))' | FileCheck %s --check-prefix=NONE
 
 // A row sum: one block per row, 256 threads each folding a strided slice
 // (thread t reads t, t+256, ...), the partials combined by gpu.all_reduce,
@@ -17,6 +18,10 @@
 // CHECK:             %[[NEW:.*]] = arith.addf %[[OLD]], %[[TOTAL]]
 // CHECK:             memref.store %[[NEW]], %arg1
 // CHECK-NOT:     linalg.reduce
+// NONE-LABEL: func.func @row_sum
+// NONE-NOT:     gpu.all_reduce
+// NONE:         scf.parallel
+// NONE:           scf.for
 // SMALL-LABEL: func.func @row_sum
 // SMALL:         arith.constant 64 : index
 // SMALL:         gpu.launch
@@ -80,13 +85,28 @@ func.func @column_sum(%x: memref<256x128xf32>, %y: memref<128xf32>) {
 
 // -----
 
-// Left alone: a matmul (operands shared between outputs), a column max
-// (no float max atomic), and f64 (warp shuffles move 32 bits).
+// Not distributed across threads: a matmul (operands shared between
+// outputs), a column max (no float max atomic) and f64 (warp shuffles move
+// 32 bits). Each becomes one thread per output element (an scf.parallel)
+// whose reduction loop carries the accumulator in a register: the output
+// is loaded once before the loop and stored once after it.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     gpu.launch
-// CHECK:         linalg.matmul
-// CHECK:         linalg.reduce
-// CHECK:         linalg.reduce
+// CHECK:         scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK:           %[[INIT:.*]] = memref.load %arg2
+// CHECK:           %[[SUM:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32)
+// CHECK:             %[[A:.*]] = memref.load %arg0
+// CHECK:             %[[B:.*]] = memref.load %arg1
+// CHECK:             %[[P:.*]] = arith.mulf %[[A]], %[[B]]
+// CHECK-NOT:         memref.store
+// CHECK:             arith.addf %[[ACC]], %[[P]]
+// CHECK:           memref.store %[[SUM]], %arg2
+// CHECK:         scf.parallel
+// CHECK:           scf.for
+// CHECK:             arith.maximumf
+// CHECK:         scf.parallel
+// CHECK:           scf.for {{.*}} -> (f64)
+// CHECK-NOT:     linalg.
 func.func @left_alone(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<32x32xf32>,
                       %x: memref<64x128xf32>, %col: memref<128xf32>,
                       %d: memref<8x64xf64>, %drow: memref<8xf64>) {

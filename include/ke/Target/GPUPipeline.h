@@ -38,7 +38,8 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
       *this, "reduction-threads",
       llvm::cl::desc("Most threads reducing one row together "
                      "(ke-distribute-reductions-for-gpu); 0 leaves "
-                     "reductions sequential in each thread"),
+                     "every reduction sequential in one thread per output "
+                     "element"),
       llvm::cl::init(256)};
 };
 

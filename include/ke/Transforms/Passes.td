@@ -280,13 +280,20 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     instead, the outer reduction loop stays on the host around one kernel
     launch per iteration.
 
-    Contractions (operands shared between output elements), several
-    reduction loops, dynamic shapes and 64-bit elements are left to the
-    parallel-loop mapping.
+    Every other reduction with static shapes and a body that folds one
+    value into the output (contractions, convolutions, several reduction
+    loops, 64-bit elements, and with `max-threads=0` all reductions)
+    becomes an `scf.parallel` over its parallel loops (one thread per
+    output element once the block tiling maps it) whose reduction loops
+    carry the accumulator in a register and store it once;
+    `convert-linalg-to-parallel-loops` would load and store the output in
+    every iteration, and with an outer reduction loop keep it on the host
+    around one launch per iteration.
   }];
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", "256",
-           "Most threads per row">
+           "Most threads per row (0: no distribution, only register "
+           "accumulation)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
