@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU bench, in two halves, because the GPU machine need not have MLIR:
 #
-#   bench/gpu_run.sh --make-bundles DIR [TILES [ROWS]]
+#   bench/gpu_run.sh --make-bundles DIR [TILES [ROWS [THREAD_TILES]]]
 #                                         # where ke is built: compile every
 #                                         # bench kernel for nvgpu (sm_90)
 #                                         # into DIR/<kernel> (host code with
@@ -13,6 +13,11 @@
 #                                         # most-threads-per-row N of ROWS
 #                                         # (default "0 128 1024"; 0: rows
 #                                         # reduced sequentially per thread)
+#                                         # and, for GEMMs and convolutions,
+#                                         # DIR/<kernel>@t<tile> for each
+#                                         # outputs-per-thread tile of
+#                                         # THREAD_TILES (default
+#                                         # "2x1 2x2 4x1 1x4")
 #   bench/gpu_run.sh --run DIR [OUT]      # on the GPU machine: build
 #                                         # ke-gpu-run with g++ alone, run the
 #                                         # bundles, PyTorch eager and
@@ -26,6 +31,7 @@ case "${1:-}" in
     dir="${2:?bench/gpu_run.sh --make-bundles DIR [TILES]}"
     tiles="${3-16x16 1x128 2x128 32x8}"
     rows="${4-0 128 1024}"
+    thread_tiles="${5-2x1 2x2 4x1 1x4}"
     "$root/scripts/build.sh" >&2 || exit 1
     mkdir -p "$dir"
     for kernel in "$root"/bench/kernels/*.mlir; do
@@ -45,6 +51,14 @@ case "${1:-}" in
           --seeds 1 --check-only --gpu-block-tile="${tile//x/,}" > /dev/null || continue
         share_data "$dir/$name@$tile" "$name"
       done
+      # Outputs per thread of GEMMs and convolutions.
+      if grep -qE "matmul|conv" "$kernel"; then
+        for tile in $thread_tiles; do
+          "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
+            --seeds 1 --check-only --gpu-thread-tile="${tile//x/,}" > /dev/null || continue
+          share_data "$dir/$name@t$tile" "$name"
+        done
+      fi
       # Threads per row of the reductions: only where there are some.
       grep -q reduction "$kernel" || continue
       for threads in $rows; do

@@ -38,10 +38,16 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
                            : "ke-tile-parallel-loops-for-gpu{block-tile=" +
                                  llvm::join(tile, ",") + "}";
   // After deallocation: its pipeline refuses gpu.all_reduce's effects.
+  std::vector<std::string> threadTile;
+  for (int64_t size : options.threadTile)
+    threadTile.push_back(std::to_string(size));
   std::string reductions =
       llvm::formatv("func.func(ke-distribute-reductions-for-gpu{{"
-                    "max-threads={0}}),",
-                    options.reductionThreads.getValue())
+                    "max-threads={0}{1}}),",
+                    options.reductionThreads.getValue(),
+                    threadTile.empty()
+                        ? std::string()
+                        : " thread-tile=" + llvm::join(threadTile, ","))
           .str();
   return llvm::formatv(
              "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"

@@ -1,6 +1,7 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=64}))' | FileCheck %s --check-prefix=SMALL
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=0}))' | FileCheck %s --check-prefix=NONE
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{thread-tile=2,2}))' | FileCheck %s --check-prefix=TILE
 
 // A row sum: one block per row, 256 threads each folding a strided slice
 // (thread t reads t, t+256, ...), the partials combined by gpu.all_reduce,
@@ -121,5 +122,22 @@ func.func @left_alone(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<3
       %s = arith.addf %in, %acc : f64
       linalg.yield %s : f64
     }
+  return
+}
+
+// -----
+
+// thread-tile=2,2: each thread owns a 2x2 tile of the output. The parallel
+// loop runs over tiles with unit steps (corner = index x 2), four
+// accumulators are loaded, carried and stored.
+// TILE-LABEL: func.func @matmul_tiles
+// TILE:         scf.parallel (%[[TI:.*]], %[[TJ:.*]]) = (%{{.*}}, %{{.*}}) to (%c16{{.*}}, %c8{{.*}}) step (%c1{{.*}}, %c1{{.*}})
+// TILE:           %[[I:.*]] = arith.muli %[[TI]], %c2
+// TILE:           %[[J:.*]] = arith.muli %[[TJ]], %c2
+// TILE-COUNT-4:   memref.load %arg2
+// TILE:           %[[SUMS:.*]]:4 = scf.for {{.*}} -> (f32, f32, f32, f32)
+// TILE-COUNT-4:   memref.store %[[SUMS]]#{{[0-3]}}, %arg2
+func.func @matmul_tiles(%a: memref<32x64xf32>, %b: memref<64x16xf32>, %c: memref<32x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x16xf32>) outs(%c : memref<32x16xf32>)
   return
 }

@@ -148,6 +148,12 @@ static cl::opt<int64_t> gpuReductionThreads(
              "each thread reduces its rows alone; bundles of other values "
              "are named <kernel>@r<N>)"),
     cl::cat(runCategory));
+static cl::list<int64_t> gpuThreadTile(
+    "gpu-thread-tile", cl::CommaSeparated,
+    cl::desc("nvgpu/amdgpu: outputs per thread of matmul-like reductions, "
+             "right-aligned on their parallel loops (bundles are named "
+             "<kernel>@t<tile>)"),
+    cl::cat(runCategory));
 static cl::opt<bool> emitAssembly(
     "emit-asm",
     cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
@@ -516,6 +522,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     PassManager pm(context, ModuleOp::getOperationName());
     ke::LowerGPUOptions options;
     options.reductionThreads = gpuReductionThreads;
+    options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(nvidia ? ke::buildLowerNVGPUPipeline(pm, options, errorStream)
@@ -562,6 +569,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     PassManager pm(context, ModuleOp::getOperationName());
     ke::LowerGPUOptions options;
     options.reductionThreads = gpuReductionThreads;
+    options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
     options.format = "bin";
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
@@ -606,6 +614,11 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
         if (gpuReductionThreads != 256)
           name += (gpuBlockTile.empty() ? "@r" : "r") +
                   std::to_string(gpuReductionThreads);
+        if (!gpuThreadTile.empty()) {
+          name += name.find('@') == std::string::npos ? "@t" : "t";
+          for (auto [i, size] : llvm::enumerate(gpuThreadTile))
+            name += (i ? "x" : "") + std::to_string(size);
+        }
         llvm::sys::path::append(directory, name);
       } else if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
                      "ke-gpu", directory)) {

@@ -41,6 +41,11 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
                      "every reduction sequential in one thread per output "
                      "element"),
       llvm::cl::init(256)};
+  ListOption<int64_t> threadTile{
+      *this, "thread-tile",
+      llvm::cl::desc("Outputs per thread of matmul-like reductions "
+                     "(ke-distribute-reductions-for-gpu), right-aligned on "
+                     "their parallel loops")};
 };
 
 llvm::LogicalResult buildLowerNVGPUPipeline(mlir::OpPassManager &pm,

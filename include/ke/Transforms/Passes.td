@@ -285,7 +285,10 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     loops, 64-bit elements, and with `max-threads=0` all reductions)
     becomes an `scf.parallel` over its parallel loops (one thread per
     output element once the block tiling maps it) whose reduction loops
-    carry the accumulator in a register and store it once;
+    carry the accumulator in a register and store it once (`thread-tile`
+    gives each thread a tile of outputs: their loads of one reduction
+    iteration coincide along the tile's rows and columns and LLVM merges
+    them);
     `convert-linalg-to-parallel-loops` would load and store the output in
     every iteration, and with an outer reduction loop keep it on the host
     around one launch per iteration.
@@ -293,7 +296,11 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
   let options = [
     Option<"maxThreads", "max-threads", "int64_t", "256",
            "Most threads per row (0: no distribution, only register "
-           "accumulation)">
+           "accumulation)">,
+    ListOption<"threadTile", "thread-tile", "int64_t",
+               "Outputs per thread of the register-accumulated reductions, "
+               "right-aligned on their parallel loops (a size that does not "
+               "divide its loop counts as 1)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
