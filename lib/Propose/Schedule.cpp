@@ -322,7 +322,7 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function) {
   llvm::raw_string_ostream errorStream(errors);
   if (failed(parsePassPipeline(
           "ke-decompose-aggregates,convert-elementwise-to-linalg,"
-          "canonicalize",
+          "ke-extract-index-operands,canonicalize",
           pm, errorStream)))
     return llvm::createStringError("cannot build the pipeline: " + errors);
   if (failed(pm.run(function)))

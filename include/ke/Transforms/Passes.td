@@ -323,6 +323,26 @@ def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"
   ];
 }
 
+def KeExtractIndexOperands : Pass<"ke-extract-index-operands", "mlir::func::FuncOp"> {
+  let summary = "Read a generic's index operands with tensor.extract in its body";
+  let description = [{
+    A gather written as a `linalg.generic` takes its indices as an input
+    operand (indexed by the outer loops) and reads the table with
+    `tensor.extract` in the body. The vectorizer cannot tell that such a
+    block argument is the same for every lane of the innermost loop, so each
+    vector of the row becomes a `vector.gather`. This pass replaces every
+    input operand of a `linalg.generic` on tensors whose indexing map is a
+    projected permutation without the innermost loop and whose block
+    argument only feeds `arith.index_cast`s by a `tensor.extract` at
+    `linalg.index` values in the body; the index is then provably
+    invariant along the vector and the row one contiguous load. The
+    library's schedules start with it (ke-apply-schedule).
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def KeApplySchedule : Pass<"ke-apply-schedule", "mlir::func::FuncOp"> {
   let summary = "Apply a library schedule (tiling, vectorization) to a function";
   let description = [{

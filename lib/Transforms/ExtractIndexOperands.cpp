@@ -1,0 +1,99 @@
+//===- ExtractIndexOperands.cpp - ke-extract-index-operands ---------------===//
+//
+// A gather written as a linalg.generic takes its row indices as an input
+// operand and reads the table with tensor.extract in the body. The
+// vectorizer cannot tell that such an operand's value is the same for
+// every lane of the innermost loop, so each vector becomes a vector.gather;
+// read with tensor.extract at linalg.index values instead, the index is
+// provably invariant and the row is one contiguous load (the bench's
+// gather: 84 -> 22 us at 2 threads).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KEEXTRACTINDEXOPERANDS
+#include "ke/Transforms/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+
+namespace {
+/// Whether `input` of `op` only feeds index casts and is indexed by loops
+/// other than the innermost one (so it is the same along that loop).
+bool isIndexOperand(linalg::GenericOp op, OpOperand *input) {
+  if (!isa<RankedTensorType>(input->get().getType()))
+    return false;
+  AffineMap map = op.getMatchingIndexingMap(input);
+  if (!map.isProjectedPermutation() ||
+      map.isFunctionOfDim(op.getNumLoops() - 1))
+    return false;
+  BlockArgument argument = op.getMatchingBlockArgument(input);
+  return !argument.use_empty() &&
+         llvm::all_of(argument.getUsers(), [](Operation *user) {
+           return isa<arith::IndexCastOp, arith::IndexCastUIOp>(user);
+         });
+}
+
+/// `op` with `inputs` read in the body instead of passed as operands.
+void extractInBody(IRRewriter &rewriter, linalg::GenericOp op,
+                   ArrayRef<OpOperand *> inputs) {
+  Block &body = op.getRegion().front();
+  rewriter.setInsertionPointToStart(&body);
+  SmallVector<unsigned> dropped;
+  for (OpOperand *input : inputs) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    SmallVector<Value> indices;
+    for (AffineExpr result : map.getResults())
+      indices.push_back(linalg::IndexOp::create(
+          rewriter, op.getLoc(), cast<AffineDimExpr>(result).getPosition()));
+    Value element =
+        tensor::ExtractOp::create(rewriter, op.getLoc(), input->get(), indices);
+    BlockArgument argument = op.getMatchingBlockArgument(input);
+    rewriter.replaceAllUsesWith(argument, element);
+    dropped.push_back(input->getOperandNumber());
+  }
+  SmallVector<Value> keptInputs;
+  SmallVector<AffineMap> keptMaps;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (llvm::is_contained(dropped, operand.getOperandNumber()))
+      continue;
+    keptMaps.push_back(op.getMatchingIndexingMap(&operand));
+    if (op.isDpsInput(&operand))
+      keptInputs.push_back(operand.get());
+  }
+  rewriter.setInsertionPoint(op);
+  auto replacement = linalg::GenericOp::create(
+      rewriter, op.getLoc(), op.getResultTypes(), keptInputs,
+      op.getDpsInits(), keptMaps, op.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(op.getRegion(), replacement.getRegion(),
+                              replacement.getRegion().end());
+  for (unsigned index : llvm::reverse(dropped))
+    replacement.getRegion().front().eraseArgument(index);
+  rewriter.replaceOp(op, replacement.getResults());
+}
+
+struct ExtractIndexOperandsPass
+    : ke::impl::KeExtractIndexOperandsBase<ExtractIndexOperandsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (linalg::GenericOp op : generics) {
+      SmallVector<OpOperand *> inputs;
+      for (OpOperand *input : op.getDpsInputOperands())
+        if (isIndexOperand(op, input))
+          inputs.push_back(input);
+      if (!inputs.empty())
+        extractInBody(rewriter, op, inputs);
+    }
+  }
+};
+} // namespace

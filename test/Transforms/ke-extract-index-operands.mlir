@@ -1,0 +1,53 @@
+// RUN: ke-opt %s -split-input-file --ke-extract-index-operands | FileCheck %s
+
+// The row indices (indexed by the outer loop, only cast to index) are read
+// in the body at linalg.index 0; the operand and its map are gone.
+#row = affine_map<(d0, d1) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @gather
+// CHECK:         linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel", "parallel"]} outs(
+// CHECK:           %[[R:.*]] = linalg.index 0 : index
+// CHECK:           %[[IDX:.*]] = tensor.extract %arg1[%[[R]]] : tensor<64xi32>
+// CHECK:           arith.index_cast %[[IDX]] : i32 to index
+// CHECK:           tensor.extract %arg0[
+func.func @gather(%table: tensor<100x32xf32>, %indices: tensor<64xi32>) -> tensor<64x32xf32> {
+  %empty = tensor.empty() : tensor<64x32xf32>
+  %out = linalg.generic {indexing_maps = [#row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%indices : tensor<64xi32>) outs(%empty : tensor<64x32xf32>) {
+  ^bb0(%idx: i32, %o: f32):
+    %r = arith.index_cast %idx : i32 to index
+    %c = linalg.index 1 : index
+    %v = tensor.extract %table[%r, %c] : tensor<100x32xf32>
+    linalg.yield %v : f32
+  } -> tensor<64x32xf32>
+  return %out : tensor<64x32xf32>
+}
+
+// -----
+
+// Left alone: an operand used as data (a broadcast bias), and indices that
+// vary along the innermost loop (an id remap: a real gather).
+#row = affine_map<(d0, d1) -> (d0)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#one = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @left_alone
+// CHECK:         linalg.generic {{.*}} ins(%arg0, %arg1 :
+// CHECK:         linalg.generic {{.*}} ins(%arg2 :
+func.func @left_alone(%x: tensor<8x16xf32>, %bias: tensor<8xf32>, %ids: tensor<16xi32>, %table: tensor<100xi32>) -> (tensor<8x16xf32>, tensor<16xi32>) {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %biased = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %bias : tensor<8x16xf32>, tensor<8xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<8x16xf32>
+  %e2 = tensor.empty() : tensor<16xi32>
+  %remapped = linalg.generic {indexing_maps = [#one, #one], iterator_types = ["parallel"]}
+      ins(%ids : tensor<16xi32>) outs(%e2 : tensor<16xi32>) {
+  ^bb0(%id: i32, %o: i32):
+    %i = arith.index_cast %id : i32 to index
+    %v = tensor.extract %table[%i] : tensor<100xi32>
+    linalg.yield %v : i32
+  } -> tensor<16xi32>
+  return %biased, %remapped : tensor<8x16xf32>, tensor<16xi32>
+}
