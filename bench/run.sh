@@ -5,19 +5,25 @@
 # GEMMs), PyTorch eager, and IREE compiling the same .mlir for llvm-cpu.
 #
 #   bench/run.sh [--budget N] [--threads N] [--kernels "a b"] [--no-baselines]
+#                [--keep-db]
+#
+# Each run starts from an empty database (build/bench/bench.db), so the
+# searches do not warm-start from skills of earlier bench runs; --keep-db
+# keeps it (and its skills).
 #
 # Baselines are optional extras: PyTorch and numpy come from Debian
 # (python3-torch, python3-numpy), IREE from PyPI in bench/.venv; whatever
 # cannot be installed is reported as n/a.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-budget=64 threads=1 kernels="" baselines=1
+budget=64 threads=1 kernels="" baselines=1 keep_db=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --budget) budget="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --kernels) kernels="$2"; shift 2 ;;
     --no-baselines) baselines=0; shift ;;
+    --keep-db) keep_db=1; shift ;;
     *) echo "bench/run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -25,6 +31,7 @@ done
 bin="$root/build/bin"
 work="$root/build/bench"
 mkdir -p "$work"
+[ "$keep_db" = 1 ] || rm -f "$work/bench.db" "$work/bench.db-wal" "$work/bench.db-shm"
 [ -n "$kernels" ] || kernels=$(cd "$root/bench/kernels" && ls *.mlir | sed 's/\.mlir$//')
 
 torch_json="$work/torch.jsonl"; : > "$torch_json"
