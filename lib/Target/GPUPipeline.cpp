@@ -4,6 +4,9 @@
 // with `ke-opt --pass-pipeline=...`. Notes on the order:
 // - results become out-params (hoisting static allocations), so outputs are
 //   buffers the caller allocates on the device;
+// - static host-side allocations move to the function's start, so that
+//   gpu-async-region makes one chain of launches (each allocation in
+//   between cost a stream synchronization);
 // - row reductions get a thread block per output element before the rest
 //   becomes parallel loops (ke-distribute-reductions-for-gpu);
 // - loops are tiled (ke-tile-parallel-loops-for-gpu: sizes per loop rank,
@@ -55,7 +58,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
              "hoist-static-allocs},canonicalize,buffer-deallocation-pipeline,"
-             "canonicalize,{1}convert-linalg-to-parallel-loops,"
+             "canonicalize,func.func(ke-hoist-allocations-to-entry),"
+             "{1}convert-linalg-to-parallel-loops,"
              "func.func({0},"
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
              "convert-parallel-loops-to-gpu),canonicalize,"

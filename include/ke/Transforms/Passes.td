@@ -323,6 +323,21 @@ def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"
   ];
 }
 
+def KeHoistAllocationsToEntry : Pass<"ke-hoist-allocations-to-entry", "mlir::func::FuncOp"> {
+  let summary = "Move static top-level memref.alloc ops to the start of the function";
+  let description = [{
+    On GPU targets the host allocates temporaries between kernel launches,
+    and `gpu-async-region` ends its chain of asynchronous launches (with a
+    stream synchronization) at every such host op. Static allocations of the
+    function's entry block depend on nothing, so this pass moves them, in
+    order, to the start of the block; the launches between them then form
+    one chain with one synchronization at the end. Deallocations stay where
+    they are. Part of `ke-lower-nvgpu` and `ke-lower-amdgpu`, after
+    bufferization.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def KeExtractIndexOperands : Pass<"ke-extract-index-operands", "mlir::func::FuncOp"> {
   let summary = "Read a generic's index operands with tensor.extract in its body";
   let description = [{
