@@ -57,7 +57,17 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
              << "expects '" << name << "' to be a string attribute";
     return success();
   }
-  if (name == kGPUBlockTileAttrName) {
+  if (name == kGPUReductionThreadsAttrName) {
+    auto threads = dyn_cast<IntegerAttr>(attr.getValue());
+    int64_t value = threads ? threads.getInt() : -1;
+    if (!onFunction || !(value == 0 || (value >= 32 && value <= 1024 &&
+                                        llvm::isPowerOf2_64(value))))
+      return op->emitOpError()
+             << "expects '" << name
+             << "' to be 0 or a power of two from 32 to 1024 on a function";
+    return success();
+  }
+  if (name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName) {
     auto tile = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     if (!tile || tile.empty() || !onFunction ||
         llvm::any_of(tile.asArrayRef(), [](int64_t v) { return v <= 0; }))
@@ -69,7 +79,8 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
   return op->emitOpError() << "has unknown ke attribute '" << name
                            << "'; known: ke.kernel, ke.atol, ke.rtol, "
                               "ke.selected, ke.strategy, ke.op_id, "
-                              "ke.gpu_block_tile";
+                              "ke.gpu_block_tile, ke.gpu_thread_tile, "
+                              "ke.gpu_reduction_threads";
 }
 
 LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,

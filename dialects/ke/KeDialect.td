@@ -52,6 +52,20 @@ def Ke_Dialect : Dialect {
     /// (the GPU schedule knob; see ke-tile-parallel-loops-for-gpu).
     static constexpr llvm::StringLiteral kGPUBlockTileAttrName =
         "ke.gpu_block_tile";
+    /// Outputs per thread of matmul-like reductions on GPU targets (see
+    /// ke-distribute-reductions-for-gpu).
+    static constexpr llvm::StringLiteral kGPUThreadTileAttrName =
+        "ke.gpu_thread_tile";
+    /// Most threads reducing one row together on GPU targets (0: one
+    /// thread per output element).
+    static constexpr llvm::StringLiteral kGPUReductionThreadsAttrName =
+        "ke.gpu_reduction_threads";
+    /// Whether `name` is one of the GPU schedule knobs above, which travel
+    /// with a kernel's body to the GPU pipelines.
+    static bool isGPUScheduleAttr(llvm::StringRef name) {
+      return name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName ||
+             name == kGPUReductionThreadsAttrName;
+    }
   }];
 }
 

@@ -12,7 +12,7 @@ void ke::eval::prepareForLowering(func::FuncOp copy) {
   MLIRContext *context = copy.getContext();
   for (NamedAttribute attr : llvm::to_vector(copy->getDiscardableAttrs()))
     if (attr.getName().getValue().starts_with("ke.") &&
-        attr.getName() != KeDialect::kGPUBlockTileAttrName)
+        !KeDialect::isGPUScheduleAttr(attr.getName().getValue()))
       copy->removeAttr(attr.getName());
   for (unsigned i = 0, e = copy.getNumArguments(); i < e; ++i) {
     copy.removeArgAttr(i, KeDialect::kRangeAttrName);

@@ -1,6 +1,7 @@
 //===- Candidate.cpp - a proposal made into a candidate module ------------===//
 
 #include "ke/Propose/Candidate.h"
+#include "ke/KeDialect.h"
 #include "ke/Support/DiagnosticCollector.h"
 
 #include "mlir/IR/Verifier.h"
@@ -49,8 +50,15 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
   for (NamedAttribute attr : kernel->getDiscardableAttrs())
     payload->setAttr(attr.getName(), attr.getValue());
   if (!proposal.gpuBlockTile.empty())
-    payload->setAttr("ke.gpu_block_tile",
+    payload->setAttr(KeDialect::kGPUBlockTileAttrName,
                      DenseI64ArrayAttr::get(context, proposal.gpuBlockTile));
+  if (!proposal.gpuThreadTile.empty())
+    payload->setAttr(KeDialect::kGPUThreadTileAttrName,
+                     DenseI64ArrayAttr::get(context, proposal.gpuThreadTile));
+  if (proposal.gpuReductionThreads)
+    payload->setAttr(KeDialect::kGPUReductionThreadsAttrName,
+                     IntegerAttr::get(IntegerType::get(context, 64),
+                                      *proposal.gpuReductionThreads));
   built.module->push_back(payload);
   if (failed(verify(payload)))
     built.problem =

@@ -6,6 +6,13 @@
 
 using namespace ke::propose;
 
+namespace {
+std::string joinTile(llvm::ArrayRef<int64_t> tile) {
+  return llvm::join(
+      llvm::map_range(tile, [](int64_t v) { return std::to_string(v); }), "x");
+}
+} // namespace
+
 llvm::ArrayRef<llvm::SmallVector<int64_t, 2>> GPUBlockProposer::getShapes() {
   static const llvm::SmallVector<int64_t, 2> shapes[] = {
       {8, 32},  {16, 16}, {4, 32},  {2, 128}, {1, 128}, {32, 8},
@@ -15,23 +22,53 @@ llvm::ArrayRef<llvm::SmallVector<int64_t, 2>> GPUBlockProposer::getShapes() {
 }
 
 std::vector<Proposal>
+GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
+  bool reduces = false, contracts = false;
+  for (const OpShape &shape : shapes) {
+    int64_t reductions = llvm::count(shape.isReduction, true);
+    reduces |= reductions > 0;
+    contracts |= reductions > 0 &&
+                 static_cast<int64_t>(shape.isReduction.size()) - reductions >= 2;
+  }
+  std::vector<Proposal> space;
+  // The knobs that moved the H100 most first (conv2d 2x from thread tiles).
+  if (contracts)
+    for (llvm::SmallVector<int64_t, 2> tile :
+         {llvm::SmallVector<int64_t, 2>{2, 1}, {2, 2}, {4, 1}, {1, 4}}) {
+      Proposal proposal;
+      proposal.gpuThreadTile = tile;
+      proposal.strategy = "gpu thread tile " + joinTile(tile);
+      space.push_back(std::move(proposal));
+    }
+  if (reduces)
+    for (int64_t threads : {128, 1024, 0}) {
+      Proposal proposal;
+      proposal.gpuReductionThreads = threads;
+      proposal.strategy =
+          "gpu reduction threads " + std::to_string(threads);
+      space.push_back(std::move(proposal));
+    }
+  for (const auto &shape : getShapes()) {
+    Proposal proposal;
+    proposal.gpuBlockTile = shape;
+    proposal.strategy = "gpu block " + joinTile(shape);
+    space.push_back(std::move(proposal));
+  }
+  return space;
+}
+
+std::vector<Proposal>
 GPUBlockProposer::propose(const ProposalContext &context) {
+  std::vector<Proposal> space = getSpace(context.shapes);
   std::vector<Proposal> proposals;
   // Always the reference's payload: the knob is the whole schedule.
   llvm::StringRef base = context.trajectory.empty()
                              ? context.parent.payloadIR
                              : context.trajectory.front().payloadIR;
-  for (unsigned i = 0; i < context.count && next < getShapes().size(); ++i) {
-    const auto &shape = getShapes()[next++];
-    Proposal proposal;
+  for (unsigned i = 0; i < context.count && next < space.size(); ++i) {
+    Proposal proposal = std::move(space[next++]);
     proposal.memory = MemoryOperator::Restart;
     proposal.payloadIR = base.str();
-    proposal.gpuBlockTile = shape;
-    proposal.strategy =
-        "gpu block " +
-        llvm::join(
-            llvm::map_range(shape, [](int64_t v) { return std::to_string(v); }),
-            "x");
     proposals.push_back(std::move(proposal));
   }
   return proposals;

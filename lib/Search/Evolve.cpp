@@ -742,7 +742,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       payload.setSymName("payload");
       for (NamedAttribute attr :
            llvm::to_vector(payload->getDiscardableAttrs()))
-        if (attr.getName() != KeDialect::kGPUBlockTileAttrName)
+        if (!KeDialect::isGPUScheduleAttr(attr.getName().getValue()))
           payload->removeAttr(attr.getName());
       CandidateStatus status =
           node.status == "correct"     ? CandidateStatus::Correct
@@ -784,9 +784,10 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   auto payload = *parsed->getOps<func::FuncOp>().begin();
   kernel.getBody().getBlocks().clear();
   kernel.getBody().takeBody(payload.getBody());
-  // The GPU schedule knob travels with the body it was measured with.
-  if (Attribute tile = payload->getAttr(KeDialect::kGPUBlockTileAttrName))
-    kernel->setAttr(KeDialect::kGPUBlockTileAttrName, tile);
+  // The GPU schedule knobs travel with the body they were measured with.
+  for (NamedAttribute attr : payload->getDiscardableAttrs())
+    if (KeDialect::isGPUScheduleAttr(attr.getName().getValue()))
+      kernel->setAttr(attr.getName(), attr.getValue());
   kernel->setAttr(
       KeDialect::kSelectedAttrName,
       builder.getStringAttr(llvm::formatv("n{0}", nodes[best].id).str()));

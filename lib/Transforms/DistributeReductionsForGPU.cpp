@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/KeDialect.h"
 #include "ke/Transforms/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -503,22 +504,33 @@ struct DistributeReductionsForGPUPass
   using Base::Base;
 
   void runOnOperation() override {
+    // The function's knobs (set by the search) win over the options.
+    func::FuncOp function = getOperation();
+    int64_t rowThreads = maxThreads;
+    SmallVector<int64_t> outputsPerThread(threadTile.begin(), threadTile.end());
+    if (auto knob = function->getAttrOfType<IntegerAttr>(
+            ke::KeDialect::kGPUReductionThreadsAttrName))
+      rowThreads = knob.getInt();
+    if (auto knob = function->getAttrOfType<DenseI64ArrayAttr>(
+            ke::KeDialect::kGPUThreadTileAttrName))
+      outputsPerThread.assign(knob.asArrayRef().begin(),
+                              knob.asArrayRef().end());
     SmallVector<RowReduction> distributed, accumulated;
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<RowReduction> reduction;
-      if (maxThreads > 0 && (reduction = matchRowReduction(op)))
+      if (rowThreads > 0 && (reduction = matchRowReduction(op)))
         distributed.push_back(*reduction);
       else if ((reduction = matchAccumulation(op)))
         accumulated.push_back(*reduction);
     });
     for (const RowReduction &reduction : distributed) {
       if (reduction.isRow())
-        distribute(reduction, maxThreads);
+        distribute(reduction, rowThreads);
       else
         distributeColumns(reduction);
     }
     for (const RowReduction &reduction : accumulated)
-      accumulateInRegisters(reduction, threadTile);
+      accumulateInRegisters(reduction, outputsPerThread);
   }
 };
 } // namespace

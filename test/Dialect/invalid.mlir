@@ -213,3 +213,17 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_block_tile =
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_block_tile = [16, 16]} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{expects 'ke.gpu_thread_tile' to be a non-empty array<i64> of positive sizes on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_thread_tile = array<i64>} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.gpu_reduction_threads' to be 0 or a power of two from 32 to 1024 on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_reduction_threads = 48 : i64} {
+  return %x : tensor<4xf32>
+}

@@ -141,3 +141,14 @@ func.func @matmul_tiles(%a: memref<32x64xf32>, %b: memref<64x16xf32>, %c: memref
   linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x16xf32>) outs(%c : memref<32x16xf32>)
   return
 }
+
+// -----
+
+// The function's knob (set by the search) wins over the pass options.
+// CHECK-LABEL: func.func @knob
+// CHECK:         scf.parallel {{.*}} to (%c8{{.*}}, %c16{{.*}})
+// CHECK:           scf.for {{.*}} -> (f32, f32, f32, f32)
+func.func @knob(%a: memref<32x64xf32>, %b: memref<64x16xf32>, %c: memref<32x16xf32>) attributes {ke.gpu_thread_tile = array<i64: 4, 1>} {
+  linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x16xf32>) outs(%c : memref<32x16xf32>)
+  return
+}

@@ -73,8 +73,12 @@ struct Proposal {
   std::string rewrite;
   /// The llm_calls row of the reply that produced it.
   std::optional<int64_t> llmCall;
-  /// GPU targets: threads per block (set as ke.gpu_block_tile).
+  /// GPU targets: threads per block (set as ke.gpu_block_tile), outputs
+  /// per thread of matmul-like reductions (ke.gpu_thread_tile), most
+  /// threads per reduced row (ke.gpu_reduction_threads).
   llvm::SmallVector<int64_t, 2> gpuBlockTile;
+  llvm::SmallVector<int64_t, 2> gpuThreadTile;
+  std::optional<int64_t> gpuReductionThreads;
 };
 
 class Proposer {

@@ -96,8 +96,10 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     stderr is a terminal.
 
     Proposers: `library` (the built-in transform library: tiling for caches
-    and registers, vectorization, contraction to FMAs, accumulator hoisting;
-    on `nvgpu`/`amdgpu`, thread-block shapes set as `ke.gpu_block_tile`),
+    and registers in a chosen loop order, split reductions, unrolling,
+    vectorization, contraction to FMAs, accumulator hoisting, threads,
+    tile-and-fuse; on `nvgpu`/`amdgpu`, one GPU knob per candidate:
+    `ke.gpu_thread_tile`, `ke.gpu_reduction_threads`, `ke.gpu_block_tile`),
     `llm` (the universal operator: one prompt synthesized from the kernel,
     the parent's IR and diagnosis, the memory operator's context, knowledge
     passages retrieved from `kb/` and skills; the reply is a transform
@@ -288,7 +290,8 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     carry the accumulator in a register and store it once (`thread-tile`
     gives each thread a tile of outputs: their loads of one reduction
     iteration coincide along the tile's rows and columns and LLVM merges
-    them);
+    them). The function's `ke.gpu_reduction_threads` and
+    `ke.gpu_thread_tile` (the search's GPU knobs) win over the options.
     `convert-linalg-to-parallel-loops` would load and store the output in
     every iteration, and with an outer reduction loop keep it on the host
     around one launch per iteration.
