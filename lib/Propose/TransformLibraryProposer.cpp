@@ -120,6 +120,59 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
       return op;
     }
   }
+  // Contractions (the vector loop parallel, a reduction elsewhere, one
+  // element type), most of the time: a register block that fills the
+  // vector registers without spilling (rows x vectors <= 24 accumulators,
+  // reductions 1) inside cache blocks. The generic draw below rarely hits
+  // one (matmul 1024^3, 1 thread: c=[128,128,256] r=[8,32,1] ran 10.9 ms,
+  // the best of a 64-candidate generic search 15.3 ms).
+  std::optional<unsigned> rowLoop;
+  for (unsigned loop : shape.contiguousLoops)
+    if (loop != *vectorLoop && !shape.isReduction[loop]) {
+      rowLoop = loop;
+      break;
+    }
+  std::bernoulli_distribution blocked(0.7);
+  if (shape.uniformTypes && shape.hasReductionLoops() &&
+      !shape.isReduction[*vectorLoop] && !isDecomposedConvolution(shape) &&
+      rowLoop && blocked(generator)) {
+    auto fitting = [&](unsigned loop, std::initializer_list<int64_t> sizes,
+                       int64_t multipleOf) {
+      llvm::SmallVector<int64_t> choices;
+      for (int64_t size : sizes)
+        if (size <= shape.bounds[loop] && shape.bounds[loop] % size == 0 &&
+            size % multipleOf == 0)
+          choices.push_back(size);
+      return choices;
+    };
+    llvm::SmallVector<int64_t> columns =
+        fitting(*vectorLoop, {2 * vectorWidth, 4 * vectorWidth}, 1);
+    llvm::SmallVector<int64_t> rows = fitting(*rowLoop, {4, 6, 8}, 1);
+    if (!columns.empty() && !rows.empty()) {
+      int64_t n = pick(columns, generator), m = pick(rows, generator);
+      while (m > 1 && m * (n / vectorWidth) > 24)
+        m /= 2;
+      if (shape.bounds[*rowLoop] % m != 0)
+        m = 1;
+      for (unsigned loop = 0; loop < loops; ++loop) {
+        int64_t reg = loop == *vectorLoop ? n : loop == *rowLoop ? m : 1;
+        op.registerTiles[loop] = reg;
+        llvm::SmallVector<int64_t> cache = {0};
+        if (loop == *vectorLoop)
+          cache.append(fitting(loop, {64, 128, 256, 512}, reg));
+        else if (loop == *rowLoop)
+          cache.append(fitting(loop, {32, 64, 128, 256}, reg));
+        else if (shape.isReduction[loop])
+          cache.append(fitting(loop, {128, 256, 512}, 1));
+        // A cache tile as large as the loop tiles nothing.
+        llvm::erase_if(cache, [&](int64_t size) {
+          return size == shape.bounds[loop] && size != 0;
+        });
+        op.cacheTiles[loop] = pick(cache, generator);
+      }
+      return finishOpSchedule(shape, op);
+    }
+  }
   for (unsigned loop = 0; loop < loops; ++loop) {
     int64_t bound = shape.bounds[loop];
     llvm::SmallVector<int64_t> registerChoices;
@@ -150,6 +203,13 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
         cacheChoices.push_back(size);
     op.cacheTiles[loop] = pick(cacheChoices, generator);
   }
+  return finishOpSchedule(shape, op);
+}
+
+OpSchedule
+TransformLibraryProposer::finishOpSchedule(const OpShape &shape,
+                                           OpSchedule op) {
+  size_t loops = shape.bounds.size();
   if (llvm::all_of(op.cacheTiles, [](int64_t size) { return size == 0; }))
     op.cacheTiles.clear();
   bool tiledParallelLoop = false;

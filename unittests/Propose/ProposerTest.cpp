@@ -374,3 +374,20 @@ TEST(ProposerTest, ReductionsAlongTheVectorLoopGetSplit) {
   for (int i = 0; i < 100; ++i)
     EXPECT_FALSE(proposer.makeRandomSchedule(matmul).ops[1].hasSplitReduction());
 }
+
+TEST(ProposerTest, ContractionsMostlyGetRegisterBlocks) {
+  std::vector<OpShape> shapes = matmulShapes();
+  TransformLibraryProposer proposer(3);
+  int blocks = 0;
+  for (int i = 0; i < 200; ++i) {
+    Schedule schedule = proposer.makeRandomSchedule(shapes);
+    const OpSchedule &op = schedule.ops[1];
+    ASSERT_EQ(op.registerTiles.size(), 3u);
+    // Rows x 16-float vectors within 24 accumulators, k = 1.
+    if (op.registerTiles[2] == 1 && op.registerTiles[1] >= 32 &&
+        op.registerTiles[0] >= 4 &&
+        op.registerTiles[0] * (op.registerTiles[1] / 16) <= 24)
+      ++blocks;
+  }
+  EXPECT_GT(blocks, 100);
+}

@@ -41,6 +41,8 @@ public:
 
 private:
   OpSchedule makeRandomOpSchedule(const OpShape &shape);
+  /// The knobs drawn after the tiles: threads, loop order, unrolling.
+  OpSchedule finishOpSchedule(const OpShape &shape, OpSchedule op);
   /// A random row count for tile-and-fuse, or 0 when the kernel cannot fuse.
   int64_t pickFuseRows(llvm::ArrayRef<OpShape> shapes);
   std::mt19937_64 generator;
