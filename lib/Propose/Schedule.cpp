@@ -341,6 +341,7 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
       shape.isReduction.push_back(iterator == utils::IteratorType::reduction);
     // Rank loops by the operand bytes they index contiguously.
     llvm::SmallVector<int64_t> contiguous(shape.bounds.size(), 0);
+    shape.stridedLoops.assign(shape.bounds.size(), false);
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<ShapedType>(operand.get().getType());
       if (!type || !type.hasStaticShape())
@@ -352,6 +353,9 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
       AffineMap map = op.getMatchingIndexingMap(&operand);
       if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
         contiguous[dim.getPosition()] += type.getNumElements();
+      for (AffineExpr result : map.getResults().drop_back())
+        if (auto dim = dyn_cast<AffineDimExpr>(result))
+          shape.stridedLoops[dim.getPosition()] = true;
     }
     Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
     shape.numResults = op->getNumResults();

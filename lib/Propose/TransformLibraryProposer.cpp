@@ -121,7 +121,7 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
     }
   }
   // Contractions (the vector loop parallel, a reduction elsewhere, one
-  // element type), most of the time: a register block that fills the
+  // element type), 40% of the time: a register block that fills the
   // vector registers without spilling (rows x vectors <= 24 accumulators,
   // reductions 1) inside cache blocks. The generic draw below rarely hits
   // one (matmul 1024^3, 1 thread: c=[128,128,256] r=[8,32,1] ran 10.9 ms,
@@ -132,10 +132,14 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
       rowLoop = loop;
       break;
     }
-  std::bernoulli_distribution blocked(0.7);
+  // Only where every operand reads the vector loop contiguously (not
+  // attention's Q x K^T, whose K is read across rows).
+  std::bernoulli_distribution blocked(0.4);
+  bool stridedVector = *vectorLoop < shape.stridedLoops.size() &&
+                       shape.stridedLoops[*vectorLoop];
   if (shape.uniformTypes && shape.hasReductionLoops() &&
       !shape.isReduction[*vectorLoop] && !isDecomposedConvolution(shape) &&
-      rowLoop && blocked(generator)) {
+      !stridedVector && rowLoop && blocked(generator)) {
     auto fitting = [&](unsigned loop, std::initializer_list<int64_t> sizes,
                        int64_t multipleOf) {
       llvm::SmallVector<int64_t> choices;

@@ -2,6 +2,7 @@
 
 #include "ke/Runtime/GPUBundle.h"
 #include "ke/Runtime/CudaDriver.h"
+#include "ke/Runtime/CudaDriver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -252,6 +253,17 @@ std::string BundleResult::toJSON() const {
     os << ",\"time_ns\":null";
   os << ",\"time_source\":\"CUDA events around the kernel's stream, L2 "
         "flushed before each run\"";
+  if (!profile.empty()) {
+    double total = 0;
+    for (const LaunchTime &launch : profile)
+      total += launch.ns;
+    os << ",\"profile\":[";
+    for (size_t i = 0; i < profile.size(); ++i)
+      os << (i ? "," : "") << "{\"launch\":" << i << ",\"kernel\":\""
+         << escape(profile[i].kernel) << "\",\"ns\":" << profile[i].ns
+         << ",\"share\":" << (total > 0 ? profile[i].ns / total : 0) << "}";
+    os << "]";
+  }
   os << ",\"error\":";
   if (error.empty())
     os << "null";
@@ -262,7 +274,7 @@ std::string BundleResult::toJSON() const {
 }
 
 BundleResult ke::runtime::runBundle(const std::string &directory,
-                                    double minSeconds) {
+                                    double minSeconds, bool profile) {
   BundleResult result;
   result.bundle = directory.substr(directory.find_last_of('/') + 1);
   std::string text, problem;
@@ -424,6 +436,15 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     total += samples.back();
     if (std::chrono::steady_clock::now() - began > std::chrono::seconds(60))
       break;
+  }
+  if (profile) {
+    if (flush)
+      cuda->cuMemsetD8(flush, 0, flushBytes);
+    cuda->cuCtxSynchronize();
+    setLaunchProfiling(true);
+    callWithPointers(entry, pointers);
+    setLaunchProfiling(false);
+    result.profile = takeLaunchProfile();
   }
   std::string timingError = takeRuntimeError();
   cuda->cuEventDestroy(start);

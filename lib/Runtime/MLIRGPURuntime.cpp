@@ -22,6 +22,22 @@ using namespace ke::runtime;
 namespace {
 const CudaDriver *driver() { return getCudaDriver(); }
 
+/// Kernel names by function handle, and the launches being profiled.
+struct LaunchProfile {
+  std::mutex mutex;
+  bool on = false;
+  std::unordered_map<void *, std::string> names;
+  struct Pending {
+    std::string kernel;
+    void *start = nullptr, *stop = nullptr;
+  };
+  std::vector<Pending> pending;
+};
+LaunchProfile &launchProfile() {
+  static LaunchProfile profile;
+  return profile;
+}
+
 bool check(int result, const char *what) {
   if (result == 0)
     return true;
@@ -65,8 +81,12 @@ KE_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
     return nullptr;
   }
   void *function = nullptr;
-  check(driver()->cuModuleGetFunction(&function, module, name),
-        "cuModuleGetFunction");
+  if (check(driver()->cuModuleGetFunction(&function, module, name),
+            "cuModuleGetFunction")) {
+    LaunchProfile &profile = launchProfile();
+    std::lock_guard<std::mutex> lock(profile.mutex);
+    profile.names[function] = name;
+  }
   return function;
 }
 
@@ -77,9 +97,22 @@ KE_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                 void **params, void **extra, size_t) {
   if (!driver() || !function)
     return;
+  LaunchProfile &profile = launchProfile();
+  std::unique_lock<std::mutex> lock(profile.mutex);
+  LaunchProfile::Pending timed;
+  if (profile.on) {
+    timed.kernel = profile.names[function];
+    driver()->cuEventCreate(&timed.start, 0);
+    driver()->cuEventCreate(&timed.stop, 0);
+    driver()->cuEventRecord(timed.start, stream);
+  }
   check(driver()->cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                                  blockZ, sharedBytes, stream, params, extra),
         "cuLaunchKernel");
+  if (profile.on) {
+    driver()->cuEventRecord(timed.stop, stream);
+    profile.pending.push_back(timed);
+  }
 }
 
 KE_EXPORT void *mgpuStreamCreate() { return getKernelStream(); }
@@ -207,4 +240,28 @@ void ke::runtime::releaseCachedTemporaries() {
   for (auto &[bytes, pointer] : cache.free)
     mgpuMemFree(pointer, nullptr);
   cache.free.clear();
+}
+
+void ke::runtime::setLaunchProfiling(bool on) {
+  LaunchProfile &profile = launchProfile();
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  profile.on = on;
+}
+
+std::vector<LaunchTime> ke::runtime::takeLaunchProfile() {
+  LaunchProfile &profile = launchProfile();
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  std::vector<LaunchTime> times;
+  for (LaunchProfile::Pending &launch : profile.pending) {
+    float ms = 0;
+    if (driver() && launch.stop) {
+      driver()->cuEventSynchronize(launch.stop);
+      driver()->cuEventElapsedTime(&ms, launch.start, launch.stop);
+      driver()->cuEventDestroy(launch.start);
+      driver()->cuEventDestroy(launch.stop);
+    }
+    times.push_back({launch.kernel, double(ms) * 1e6});
+  }
+  profile.pending.clear();
+  return times;
 }

@@ -1,6 +1,6 @@
 //===- ke-gpu-run.cpp - run GPU bundles where the GPU is ------------------===//
 //
-//   ke-gpu-run [--min-time S] BUNDLE_DIR...
+//   ke-gpu-run [--min-time S] [--profile] BUNDLE_DIR...
 //
 // Runs bundles written by `ke-run --target nvgpu --bundle DIR` on the
 // machine's first NVIDIA GPU and prints one JSON line per bundle (the keys
@@ -18,21 +18,26 @@
 
 int main(int argc, char **argv) {
   double minSeconds = 0.2;
+  bool profile = false;
   int status = 0, bundles = 0;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--min-time") && i + 1 < argc) {
       minSeconds = std::atof(argv[++i]);
       continue;
     }
+    if (!std::strcmp(argv[i], "--profile")) {
+      profile = true;
+      continue;
+    }
     ke::runtime::BundleResult result =
-        ke::runtime::runBundle(argv[i], minSeconds);
+        ke::runtime::runBundle(argv[i], minSeconds, profile);
     std::printf("%s\n", result.toJSON().c_str());
     std::fflush(stdout);
     status |= result.correct ? 0 : 1;
     ++bundles;
   }
   if (!bundles) {
-    std::fprintf(stderr, "usage: ke-gpu-run [--min-time S] BUNDLE_DIR...\n");
+    std::fprintf(stderr, "usage: ke-gpu-run [--min-time S] [--profile] BUNDLE_DIR...\n");
     return 2;
   }
   return status;

@@ -389,5 +389,15 @@ TEST(ProposerTest, ContractionsMostlyGetRegisterBlocks) {
         op.registerTiles[0] * (op.registerTiles[1] / 16) <= 24)
       ++blocks;
   }
-  EXPECT_GT(blocks, 100);
+  EXPECT_GT(blocks, 50);
+  // Read across rows along the vector loop (attention's K^T): no blocks.
+  shapes[1].stridedLoops = {true, true, true};
+  blocks = 0;
+  for (int i = 0; i < 200; ++i) {
+    const OpSchedule op = proposer.makeRandomSchedule(shapes).ops[1];
+    if (op.registerTiles.size() == 3 && op.registerTiles[2] == 1 &&
+        op.registerTiles[1] >= 32 && op.registerTiles[0] >= 4)
+      ++blocks;
+  }
+  EXPECT_LT(blocks, 50);
 }

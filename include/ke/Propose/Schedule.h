@@ -91,6 +91,9 @@ struct OpShape {
   bool hasParallelLoops() const { return llvm::count(isReduction, false) > 0; }
   /// Loops along which most operand bytes are contiguous, best first.
   llvm::SmallVector<unsigned> contiguousLoops;
+  /// Per loop: some operand indexes it in a dimension that is not its
+  /// innermost (a vector along it would be a strided read).
+  llvm::SmallVector<bool> stridedLoops;
   bool hasBooleans = false; ///< i1 operands: never vectorized
   /// One element type throughout and a non-scalar result: can vectorize to
   /// vector.contract (mixed types and 0-d results do not lower upstream).

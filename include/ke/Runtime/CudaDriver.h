@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ke::runtime {
 
@@ -64,6 +65,17 @@ void noteRuntimeError(const std::string &error);
 /// The one stream every kernel call runs on (MLIR's mgpuStreamCreate
 /// returns it), so that events recorded on it time the call.
 void *getKernelStream();
+
+/// One kernel launch timed while launch profiling was on.
+struct LaunchTime {
+  std::string kernel;
+  double ns = 0;
+};
+/// Times every kernel launch with CUDA events on its stream while on
+/// (the per-kernel profile of a GPU call).
+void setLaunchProfiling(bool on);
+/// The launches timed since the last take (waits for them to finish).
+std::vector<LaunchTime> takeLaunchProfile();
 
 /// Frees the device blocks kept for reuse by the temporaries' allocator
 /// (call between kernels; what is still in use stays).

@@ -14,6 +14,8 @@
 #define KE_RUNTIME_GPUBUNDLE_H
 
 #include <cstdint>
+#include "ke/Runtime/CudaDriver.h"
+
 #include <string>
 #include <vector>
 
@@ -48,13 +50,17 @@ struct BundleResult {
   double maxAbsError = 0, maxRelError = 0;
   double medianNs = 0, minNs = 0;
   int runs = 0;
+  /// With profiling: each kernel launch of one call, timed on its own.
+  std::vector<LaunchTime> profile;
   std::string toJSON() const;
 };
 
 /// Loads, checks (every seed, against the expected outputs) and times
 /// (CUDA events on the kernel's stream, L2 flushed before each run, at
 /// least 5 runs and `minSeconds`) the bundle in `directory`.
-BundleResult runBundle(const std::string &directory, double minSeconds);
+/// With `profile`, one more call times each kernel launch (`profile`).
+BundleResult runBundle(const std::string &directory, double minSeconds,
+                       bool profile = false);
 
 } // namespace ke::runtime
 
