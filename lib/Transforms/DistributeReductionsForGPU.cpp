@@ -21,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/ADT/bit.h"
 
@@ -64,7 +65,35 @@ struct RowReduction {
   unsigned reductionLoop = 0;
   unsigned numLoops = 0;
   bool isRow() const { return reductionLoop + 1 == numLoops; }
+  /// The linalg.fill that initializes the output just before the op: the
+  /// rewrite starts from its value and the fill (a kernel launch of its
+  /// own) goes away.
+  Operation *fill = nullptr;
+  Value fillValue;
 };
+
+/// The fill of `op`'s output right before it: same buffer, same block, no
+/// use of the buffer in between and no views of it (which could alias).
+linalg::FillOp findInitializingFill(linalg::LinalgOp op) {
+  Value buffer = op.getDpsInitOperand(0)->get();
+  Type element = getElementTypeOrSelf(buffer.getType());
+  linalg::FillOp fill;
+  for (Operation *previous = op->getPrevNode(); previous && !fill;
+       previous = previous->getPrevNode()) {
+    auto candidate = dyn_cast<linalg::FillOp>(previous);
+    if (candidate && candidate.getDpsInitOperand(0)->get() == buffer)
+      fill = candidate;
+    else if (llvm::is_contained(previous->getOperands(), buffer))
+      return {};
+  }
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getInputs().front().getType() != element)
+    return {};
+  for (Operation *user : buffer.getUsers())
+    if (isa<ViewLikeOpInterface>(user) || user->getBlock() != op->getBlock())
+      return {};
+  return fill;
+}
 
 /// The atomic that folds a partial into the output like `combiner`, for
 /// the combiners GPUs have native atomics for.
@@ -250,7 +279,10 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
     outputIvs.push_back(constant(0)); // the output ignores the row loop
     SmallVector<Value> indices = applyMap(
         builder, loc, op.getMatchingIndexingMap(init), outputIvs);
-    Value old = memref::LoadOp::create(builder, loc, init->get(), indices);
+    Value old = reduction.fill ? reduction.fillValue
+                               : memref::LoadOp::create(builder, loc,
+                                                        init->get(), indices)
+                                     .getResult();
     Value folded = combine(builder, reduction, old, total);
     memref::StoreOp::create(builder, loc, folded, init->get(), indices);
   }
@@ -472,8 +504,12 @@ void accumulateInRegisters(const RowReduction &reduction,
         for (const SmallVector<Value> &point : points) {
           outputIndices.push_back(applyMap(nested, nestedLoc, outputMap,
                                            merge(point, reductionZeros)));
-          initial.push_back(memref::LoadOp::create(
-              nested, nestedLoc, init->get(), outputIndices.back()));
+          initial.push_back(
+              reduction.fill
+                  ? reduction.fillValue
+                  : memref::LoadOp::create(nested, nestedLoc, init->get(),
+                                           outputIndices.back())
+                        .getResult());
         }
         scf::LoopNest nest = scf::buildLoopNest(
             nested, nestedLoc, reductionZeros, reductionUpper, reductionOnes,
@@ -523,6 +559,18 @@ struct DistributeReductionsForGPUPass
       else if ((reduction = matchAccumulation(op)))
         accumulated.push_back(*reduction);
     });
+    // Column sums add atomically into the filled output: they keep it.
+    auto useFill = [](RowReduction &reduction) {
+      if (linalg::FillOp fill = findInitializingFill(reduction.op)) {
+        reduction.fill = fill;
+        reduction.fillValue = fill.getInputs().front();
+      }
+    };
+    for (RowReduction &reduction : distributed)
+      if (reduction.isRow())
+        useFill(reduction);
+    for (RowReduction &reduction : accumulated)
+      useFill(reduction);
     for (const RowReduction &reduction : distributed) {
       if (reduction.isRow())
         distribute(reduction, rowThreads);
@@ -531,6 +579,10 @@ struct DistributeReductionsForGPUPass
     }
     for (const RowReduction &reduction : accumulated)
       accumulateInRegisters(reduction, outputsPerThread);
+    for (const RowReduction &reduction :
+         llvm::concat<const RowReduction>(distributed, accumulated))
+      if (reduction.fill)
+        reduction.fill->erase();
   }
 };
 } // namespace

@@ -152,3 +152,35 @@ func.func @knob(%a: memref<32x64xf32>, %b: memref<64x16xf32>, %c: memref<32x16xf
   linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x16xf32>) outs(%c : memref<32x16xf32>)
   return
 }
+
+// -----
+
+// The fill right before a reduction is folded into it (one launch less):
+// thread 0 combines the fill value with the total, no load of the output.
+// A column sum keeps its fill (it adds atomically into it).
+// CHECK-LABEL: func.func @filled
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NOT:     linalg.fill ins(%{{.*}}) outs(%arg1
+// CHECK:         gpu.all_reduce add
+// CHECK:         scf.if
+// CHECK-NOT:       memref.load
+// CHECK:           %[[NEW:.*]] = arith.addf %[[ZERO]], %{{.*}} : f32
+// CHECK-NEXT:      memref.store %[[NEW]], %arg1
+// CHECK:         linalg.fill ins(%{{.*}}) outs(%arg2
+// CHECK:         memref.atomic_rmw
+func.func @filled(%x: memref<64x512xf32>, %rows: memref<64xf32>, %cols: memref<512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%rows : memref<64xf32>)
+  linalg.reduce ins(%x : memref<64x512xf32>) outs(%rows : memref<64xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  linalg.fill ins(%zero : f32) outs(%cols : memref<512xf32>)
+  linalg.reduce ins(%x : memref<64x512xf32>) outs(%cols : memref<512xf32>) dimensions = [0]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
