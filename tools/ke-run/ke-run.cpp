@@ -600,6 +600,9 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     std::string driverProblem;
     bool haveGPU = !compileOnly && ke::runtime::getCudaDriver(&driverProblem);
     report.notRunnable = compileOnly ? "--compile-only" : driverProblem;
+    if (profile && !haveGPU)
+      report.profileError =
+          "the per-launch profile needs the GPU: " + report.notRunnable;
     if (haveGPU || !bundleDirectory.empty()) {
       currentStage = "bundle";
       llvm::SmallString<128> directory;
@@ -652,7 +655,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
       if (haveGPU) {
         currentStage = "run";
         ke::runtime::BundleResult result =
-            ke::runtime::runBundle(std::string(directory), minTime);
+            ke::runtime::runBundle(std::string(directory), minTime, profile);
         if (bundleDirectory.empty())
           llvm::sys::fs::remove_directories(directory);
         report.runnable = true;
@@ -665,6 +668,14 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
             TimingResult{result.medianNs, result.minNs, result.runs};
         report.timeSource =
             "CUDA events on " + result.device + ", L2 flushed before each run";
+        // On the GPU each linalg op is a launch: the profile is per launch.
+        double launches = 0;
+        for (const ke::runtime::LaunchTime &launch : result.profile)
+          launches += launch.ns;
+        for (auto [index, launch] : llvm::enumerate(result.profile))
+          report.regions.push_back(
+              {"launch " + std::to_string(index) + " " + launch.kernel,
+               launch.ns, launches > 0 ? launch.ns / launches : 0});
         return llvm::Error::success();
       }
     }
