@@ -1,6 +1,7 @@
 // RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[]; c=[4,0] s=[0,32] v"}))' | FileCheck %s --check-prefix=SPLIT
 // RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[]; c=[4,0] s=[0,32] v"}))' > %t.split.mlir
 // RUN: ke-run %t.split.mlir --reference %s --naive --seeds 2 --json --check-only | FileCheck %s --check-prefix=CORRECT
+// RUN: ke-run %t.split.mlir --seeds 1 --check-only 2>&1 | FileCheck %s --check-prefix=SELF
 // RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[]; c=[] r=[1,16] v"}))' | FileCheck %s --check-prefix=HORIZONTAL
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[]; c=[4,0] s=[4,0] v"}))' 2>&1 | FileCheck %s --check-prefix=PARALLEL
 
@@ -25,6 +26,10 @@
 // The split reassociates the sum; the result is still checked against the
 // reference (within its tolerance).
 // CORRECT: "correct":true
+
+// Without --reference, a scheduled function would be checked against
+// itself: ke-run says so.
+// SELF: ke-run: warning: '@row_sum' is vectorized and is its own reference; pass --reference with the original to check it
 
 // PARALLEL: op #1: s=[...] splits reduction loops only (loop 0 is parallel)
 func.func @row_sum(%x: tensor<64x1024xf32>) -> tensor<64xf32> attributes {ke.kernel} {

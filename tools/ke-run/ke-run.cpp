@@ -1095,6 +1095,20 @@ int main(int argc, char **argv) {
                      << "' has no function '@" << job.name << "'\n";
         return 2;
       }
+    } else if (job.reference == job.evaluated &&
+               job.evaluated
+                   .walk([](Operation *op) {
+                     Dialect *dialect = op->getDialect();
+                     return dialect && dialect->getNamespace() == "vector"
+                                ? WalkResult::interrupt()
+                                : WalkResult::advance();
+                   })
+                   .wasInterrupted()) {
+      // Already vectorized (a scheduled candidate) and no reference given:
+      // it is compared with itself, which proves nothing.
+      llvm::errs() << "ke-run: warning: '@" << job.name
+                   << "' is vectorized and is its own reference; pass "
+                      "--reference with the original to check it\n";
     }
     jobs.push_back(job);
   }
