@@ -172,7 +172,8 @@ GPUCodeStats ke::eval::analyzePTX(llvm::StringRef ptx, llvm::StringRef chip) {
       ++current->instructions;
   }
   applyPtxas(ptx, chip, stats);
-  // ke-lower-nvgpu's blocks are 16x16 threads by default.
+  // Occupancy for 256-thread blocks: the most ke-lower-nvgpu's default
+  // tiling and its row reductions use.
   for (GPUKernelStats &kernel : stats.kernels)
     kernel.occupancy =
         nvidiaOccupancy(kernel.registers, kernel.sharedBytes, 256);

@@ -27,8 +27,9 @@ GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
   for (const OpShape &shape : shapes) {
     int64_t reductions = llvm::count(shape.isReduction, true);
     reduces |= reductions > 0;
-    contracts |= reductions > 0 &&
-                 static_cast<int64_t>(shape.isReduction.size()) - reductions >= 2;
+    contracts |=
+        reductions > 0 &&
+        static_cast<int64_t>(shape.isReduction.size()) - reductions >= 2;
   }
   std::vector<Proposal> space;
   // The knobs that moved the H100 most first (conv2d 2x from thread tiles).
@@ -44,8 +45,7 @@ GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
     for (int64_t threads : {128, 1024, 0}) {
       Proposal proposal;
       proposal.gpuReductionThreads = threads;
-      proposal.strategy =
-          "gpu reduction threads " + std::to_string(threads);
+      proposal.strategy = "gpu reduction threads " + std::to_string(threads);
       space.push_back(std::move(proposal));
     }
   for (const auto &shape : getShapes()) {

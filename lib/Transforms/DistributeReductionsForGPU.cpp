@@ -107,38 +107,56 @@ std::optional<arith::AtomicRMWKind> atomicKind(Operation *combiner) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
+/// A reduction whose body folds one value into the output: `yield
+/// combiner(f(inputs), accumulator)` with the accumulator used once, one
+/// result, static bounds, a parallel loop, an output independent of the
+/// reduction loops. Every form of the rewrite starts from this; with
+/// nothing more, it is the register accumulation.
+std::optional<RowReduction> matchAccumulation(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 1 || op.getNumLoops() < 2)
-    return std::nullopt;
-  unsigned rowLoop = 0;
-  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::reduction)
-      rowLoop = loop;
-  if (llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+      op.getNumReductionLoops() == 0 || op.getNumParallelLoops() == 0 ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
     return std::nullopt;
   Block *body = op.getBlock();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
   BlockArgument accumulator = op.getRegionOutputArgs().front();
-  Type type = accumulator.getType();
-  if (!(type.isF32() || type.isInteger(32)) || !accumulator.hasOneUse())
-    return std::nullopt;
-  Operation *combiner = yield.getOperand(0).getDefiningOp();
-  if (!combiner || combiner->getBlock() != body ||
+  Operation *combiner = cast<linalg::YieldOp>(body->getTerminator())
+                            .getOperand(0)
+                            .getDefiningOp();
+  if (!accumulator.hasOneUse() || !combiner || combiner->getBlock() != body ||
       combiner->getNumOperands() != 2 ||
       !llvm::is_contained(combiner->getOperands(), accumulator) ||
       combiner->getOperand(0) == combiner->getOperand(1))
     return std::nullopt;
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  RowReduction reduction;
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    if (outputMap.isFunctionOfDim(loop))
+      return std::nullopt;
+    reduction.reductionLoop = loop;
+  }
+  reduction.op = op;
+  reduction.combiner = combiner;
+  reduction.numLoops = op.getNumLoops();
+  return reduction;
+}
+
+std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
+  std::optional<RowReduction> reduction = matchAccumulation(op);
+  if (!reduction || op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  unsigned rowLoop = reduction->reductionLoop;
+  Type type = op.getRegionOutputArgs().front().getType();
+  if (!(type.isF32() || type.isInteger(32)))
+    return std::nullopt;
+  Operation *combiner = reduction->combiner;
   std::optional<gpu::AllReduceOperation> kind = allReduceKind(combiner);
   std::optional<TypedAttr> identity = arith::getNeutralElement(combiner);
   if (!kind || !identity)
     return std::nullopt;
   // Outer reductions fold partials with atomics.
-  if (rowLoop + 1 != op.getNumLoops() && !atomicKind(combiner))
-    return std::nullopt;
-  // The output must not depend on the reduction loop.
-  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (outputMap.isFunctionOfDim(rowLoop))
+  if (!reduction->isRow() && !atomicKind(combiner))
     return std::nullopt;
   // Each element read once (a row), or one value per row: contractions,
   // whose operands are shared between outputs, want tiles, not rows.
@@ -151,14 +169,15 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
     if (!perRow && !everyLoop)
       return std::nullopt;
   }
-  return RowReduction{op, combiner, *kind, *identity, rowLoop,
-                      static_cast<unsigned>(op.getNumLoops())};
+  reduction->kind = *kind;
+  reduction->identity = *identity;
+  return reduction;
 }
 
 /// Threads per row: a quarter of the row, 32 to `limit`, a power of two.
 int64_t chooseThreads(int64_t rowLength, int64_t limit) {
-  int64_t threads = static_cast<int64_t>(
-      llvm::bit_floor(static_cast<uint64_t>(std::max<int64_t>(rowLength / 4, 1))));
+  int64_t threads = static_cast<int64_t>(llvm::bit_floor(
+      static_cast<uint64_t>(std::max<int64_t>(rowLength / 4, 1))));
   return std::clamp<int64_t>(threads, 32, limit);
 }
 
@@ -185,11 +204,10 @@ Value emitElement(OpBuilder &builder, Location loc,
       mapping.map(argument, source); // a scalar operand
       continue;
     }
-    mapping.map(argument,
-                memref::LoadOp::create(
-                    builder, loc, source,
-                    applyMap(builder, loc, op.getMatchingIndexingMap(input),
-                             ivs)));
+    mapping.map(argument, memref::LoadOp::create(
+                              builder, loc, source,
+                              applyMap(builder, loc,
+                                       op.getMatchingIndexingMap(input), ivs)));
   }
   for (Operation &nested : op.getBlock()->without_terminator()) {
     if (&nested == reduction.combiner)
@@ -216,6 +234,27 @@ Value combine(OpBuilder &builder, const RowReduction &reduction, Value lhs,
   return builder.clone(*reduction.combiner, mapping)->getResult(0);
 }
 
+/// `element` folded into `partial` with the operands in the body's order
+/// (the accumulator where the combiner had it).
+Value fold(OpBuilder &builder, const RowReduction &reduction, Value partial,
+           Value element) {
+  linalg::LinalgOp op = reduction.op;
+  bool accumulatorFirst =
+      reduction.combiner->getOperand(0) == op.getRegionOutputArgs().front();
+  return accumulatorFirst ? combine(builder, reduction, partial, element)
+                          : combine(builder, reduction, element, partial);
+}
+
+/// The indices of `shape` (row-major) that `linear` stands for.
+SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
+                               ArrayRef<int64_t> shape) {
+  if (shape.size() == 1)
+    return {linear};
+  auto delinearized = affine::AffineDelinearizeIndexOp::create(
+      builder, loc, linear, shape, /*hasOuterBound=*/true);
+  return SmallVector<Value>(delinearized.getResults());
+}
+
 void distribute(const RowReduction &reduction, int64_t threadLimit) {
   linalg::LinalgOp op = reduction.op;
   Location loc = op.getLoc();
@@ -237,16 +276,8 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
   Value row = launch.getBlockIds().x;
   Value thread = launch.getThreadIds().x;
   // One block per output element: its indices from the block id.
-  SmallVector<Value> ivs;
-  if (rowShape.size() == 1) {
-    ivs.push_back(row);
-  } else {
-    auto delinearized = affine::AffineDelinearizeIndexOp::create(
-        builder, loc, row, rowShape, /*hasOuterBound=*/true);
-    llvm::append_range(ivs, delinearized.getResults());
-  }
-  Value identity =
-      arith::ConstantOp::create(builder, loc, reduction.identity);
+  SmallVector<Value> ivs = delinearize(builder, loc, row, rowShape);
+  Value identity = arith::ConstantOp::create(builder, loc, reduction.identity);
   auto loop = scf::ForOp::create(builder, loc, thread, constant(rowLength),
                                  constant(threads), ValueRange{identity});
   {
@@ -256,12 +287,8 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
     elementIvs.push_back(loop.getInductionVar());
     Value element = emitElement(builder, loc, reduction, elementIvs);
     Value partial = loop.getRegionIterArgs().front();
-    // Keep the combiner's operand order: the accumulator where it was.
-    bool accumulatorFirst = reduction.combiner->getOperand(0) ==
-                            op.getRegionOutputArgs().front();
-    Value next = accumulatorFirst ? combine(builder, reduction, partial, element)
-                                  : combine(builder, reduction, element, partial);
-    scf::YieldOp::create(builder, loc, next);
+    scf::YieldOp::create(builder, loc,
+                         fold(builder, reduction, partial, element));
   }
   // Every thread reaches the all-reduce (the strided loop has no guard).
   Value total = gpu::AllReduceOp::create(
@@ -277,12 +304,12 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
     OpOperand *init = op.getDpsInitOperand(0);
     SmallVector<Value> outputIvs(ivs);
     outputIvs.push_back(constant(0)); // the output ignores the row loop
-    SmallVector<Value> indices = applyMap(
-        builder, loc, op.getMatchingIndexingMap(init), outputIvs);
-    Value old = reduction.fill ? reduction.fillValue
-                               : memref::LoadOp::create(builder, loc,
-                                                        init->get(), indices)
-                                     .getResult();
+    SmallVector<Value> indices =
+        applyMap(builder, loc, op.getMatchingIndexingMap(init), outputIvs);
+    Value old = reduction.fill
+                    ? reduction.fillValue
+                    : memref::LoadOp::create(builder, loc, init->get(), indices)
+                          .getResult();
     Value folded = combine(builder, reduction, old, total);
     memref::StoreOp::create(builder, loc, folded, init->get(), indices);
   }
@@ -329,25 +356,19 @@ void distributeColumns(const RowReduction &reduction) {
                                        column, constant(columns));
   auto ifInside = scf::IfOp::create(builder, loc, inside);
   builder.setInsertionPointToStart(ifInside.thenBlock());
-  SmallVector<Value> columnIvs;
-  if (columnShape.size() == 1) {
-    columnIvs.push_back(column);
-  } else {
-    auto delinearized = affine::AffineDelinearizeIndexOp::create(
-        builder, loc, column, columnShape, /*hasOuterBound=*/true);
-    llvm::append_range(columnIvs, delinearized.getResults());
-  }
+  SmallVector<Value> columnIvs = delinearize(builder, loc, column, columnShape);
   Value chunk = arith::AddIOp::create(
       builder, loc,
       arith::MulIOp::create(builder, loc, block.y, constant(kChunksPerBlock)),
       thread.y);
   Value begin = arith::MulIOp::create(builder, loc, chunk, constant(kChunk));
   Value end = arith::MinUIOp::create(
-      builder, loc, arith::AddIOp::create(builder, loc, begin, constant(kChunk)),
+      builder, loc,
+      arith::AddIOp::create(builder, loc, begin, constant(kChunk)),
       constant(length));
   Value identity = arith::ConstantOp::create(builder, loc, reduction.identity);
-  auto loop = scf::ForOp::create(builder, loc, begin, end, one,
-                                 ValueRange{identity});
+  auto loop =
+      scf::ForOp::create(builder, loc, begin, end, one, ValueRange{identity});
   auto ivsAt = [&](Value position) {
     SmallVector<Value> ivs(columnIvs);
     ivs.insert(ivs.begin() + reduction.reductionLoop, position);
@@ -360,7 +381,7 @@ void distributeColumns(const RowReduction &reduction) {
         emitElement(builder, loc, reduction, ivsAt(loop.getInductionVar()));
     Value partial = loop.getRegionIterArgs().front();
     scf::YieldOp::create(builder, loc,
-                         combine(builder, reduction, partial, element));
+                         fold(builder, reduction, partial, element));
   }
   OpOperand *init = op.getDpsInitOperand(0);
   SmallVector<Value> indices = applyMap(
@@ -373,35 +394,6 @@ void distributeColumns(const RowReduction &reduction) {
   builder.setInsertionPointAfter(ifInside);
   gpu::TerminatorOp::create(builder, loc);
   op->erase();
-}
-
-/// The fold of any other reduction (contractions, several reduction
-/// loops): a body `yield combiner(f(inputs), accumulator)` with the
-/// accumulator used once, one result, static bounds, a parallel loop.
-std::optional<RowReduction> matchAccumulation(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() == 0 || op.getNumParallelLoops() == 0 ||
-      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
-    return std::nullopt;
-  Block *body = op.getBlock();
-  BlockArgument accumulator = op.getRegionOutputArgs().front();
-  Operation *combiner =
-      cast<linalg::YieldOp>(body->getTerminator()).getOperand(0).getDefiningOp();
-  if (!accumulator.hasOneUse() || !combiner || combiner->getBlock() != body ||
-      combiner->getNumOperands() != 2 ||
-      !llvm::is_contained(combiner->getOperands(), accumulator) ||
-      combiner->getOperand(0) == combiner->getOperand(1))
-    return std::nullopt;
-  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::reduction &&
-        outputMap.isFunctionOfDim(loop))
-      return std::nullopt;
-  RowReduction reduction;
-  reduction.op = op;
-  reduction.combiner = combiner;
-  reduction.numLoops = op.getNumLoops();
-  return reduction;
 }
 
 /// One thread per output tile (an scf.parallel the block tiling maps)
@@ -450,8 +442,8 @@ void accumulateInRegisters(const RowReduction &reduction,
     offsets = std::move(next);
   }
   Value zero = constant(0), one = constant(1);
-  SmallVector<Value> parallelZeros(parallelBounds.size(), zero),
-      parallelUpper, parallelSteps, reductionZeros(reductionUpper.size(), zero),
+  SmallVector<Value> parallelZeros(parallelBounds.size(), zero), parallelUpper,
+      parallelSteps, reductionZeros(reductionUpper.size(), zero),
       reductionOnes(reductionUpper.size(), one);
   // Unit steps over tiles (corner = index x tile): upstream's tiling of
   // parallel loops guards non-unit steps wrongly (it scales the inner
@@ -467,36 +459,32 @@ void accumulateInRegisters(const RowReduction &reduction,
     SmallVector<Value> ivs;
     unsigned p = 0, r = 0;
     for (utils::IteratorType iterator : iterators)
-      ivs.push_back(iterator == utils::IteratorType::reduction
-                        ? reductions[r++]
-                        : parallel[p++]);
+      ivs.push_back(iterator == utils::IteratorType::reduction ? reductions[r++]
+                                                               : parallel[p++]);
     return ivs;
   };
   OpOperand *init = op.getDpsInitOperand(0);
   AffineMap outputMap = op.getMatchingIndexingMap(init);
-  BlockArgument accumulator = op.getRegionOutputArgs().front();
-  bool accumulatorFirst = reduction.combiner->getOperand(0) == accumulator;
   scf::ParallelOp::create(
       builder, loc, parallelZeros, parallelUpper, parallelSteps,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange tileIndex) {
         SmallVector<Value> corner;
         for (auto [index, step] : llvm::zip(tileIndex, steps))
-          corner.push_back(step == 1 ? index
-                                     : arith::MulIOp::create(
-                                           nested, nestedLoc, index,
-                                           arith::ConstantIndexOp::create(
-                                               nested, nestedLoc, step)));
+          corner.push_back(
+              step == 1 ? index
+                        : arith::MulIOp::create(nested, nestedLoc, index,
+                                                arith::ConstantIndexOp::create(
+                                                    nested, nestedLoc, step)));
         // Parallel ivs of every output of the thread's tile.
         SmallVector<SmallVector<Value>> points;
         for (const SmallVector<int64_t> &offset : offsets) {
           SmallVector<Value> point;
           for (auto [iv, delta] : llvm::zip(corner, offset))
-            point.push_back(delta == 0
-                                ? iv
-                                : arith::AddIOp::create(
-                                      nested, nestedLoc, iv,
-                                      arith::ConstantIndexOp::create(
-                                          nested, nestedLoc, delta)));
+            point.push_back(delta == 0 ? iv
+                                       : arith::AddIOp::create(
+                                             nested, nestedLoc, iv,
+                                             arith::ConstantIndexOp::create(
+                                                 nested, nestedLoc, delta)));
           points.push_back(point);
         }
         SmallVector<SmallVector<Value>> outputIndices;
@@ -504,12 +492,11 @@ void accumulateInRegisters(const RowReduction &reduction,
         for (const SmallVector<Value> &point : points) {
           outputIndices.push_back(applyMap(nested, nestedLoc, outputMap,
                                            merge(point, reductionZeros)));
-          initial.push_back(
-              reduction.fill
-                  ? reduction.fillValue
-                  : memref::LoadOp::create(nested, nestedLoc, init->get(),
-                                           outputIndices.back())
-                        .getResult());
+          initial.push_back(reduction.fill ? reduction.fillValue
+                                           : memref::LoadOp::create(
+                                                 nested, nestedLoc, init->get(),
+                                                 outputIndices.back())
+                                                 .getResult());
         }
         scf::LoopNest nest = scf::buildLoopNest(
             nested, nestedLoc, reductionZeros, reductionUpper, reductionOnes,
@@ -520,10 +507,7 @@ void accumulateInRegisters(const RowReduction &reduction,
               for (auto [point, partial] : llvm::zip(points, accumulators)) {
                 Value element = emitElement(inner, innerLoc, reduction,
                                             merge(point, reductions));
-                next.push_back(
-                    accumulatorFirst
-                        ? combine(inner, reduction, partial, element)
-                        : combine(inner, reduction, element, partial));
+                next.push_back(fold(inner, reduction, partial, element));
               }
               return next;
             });

@@ -71,8 +71,8 @@ void extractInBody(IRRewriter &rewriter, linalg::GenericOp op,
   }
   rewriter.setInsertionPoint(op);
   auto replacement = linalg::GenericOp::create(
-      rewriter, op.getLoc(), op.getResultTypes(), keptInputs,
-      op.getDpsInits(), keptMaps, op.getIteratorTypesArray());
+      rewriter, op.getLoc(), op.getResultTypes(), keptInputs, op.getDpsInits(),
+      keptMaps, op.getIteratorTypesArray());
   rewriter.inlineRegionBefore(op.getRegion(), replacement.getRegion(),
                               replacement.getRegion().end());
   for (unsigned index : llvm::reverse(dropped))
