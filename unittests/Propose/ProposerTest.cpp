@@ -401,3 +401,40 @@ TEST(ProposerTest, ContractionsMostlyGetRegisterBlocks) {
   }
   EXPECT_LT(blocks, 50);
 }
+
+TEST(ProposerTest, CombinedParentsThatDoNotFitBecomeMutations) {
+  // A fused parent whose split op gets its rows from the fused loop, and an
+  // unfused one: a child taking the split op without the fusion has a
+  // 64x32 vector. Crossovers alone make such children; proposals never.
+  std::vector<OpShape> shapes = rowSumShapes();
+  TransformLibraryProposer proposer(13, /*threads=*/2);
+  llvm::Expected<Schedule> fused =
+      Schedule::parse("fuse=4; c=[] r=[4] v; c=[] r=[0,0] s=[0,32] v p");
+  llvm::Expected<Schedule> unfused =
+      Schedule::parse("c=[] r=[32] v; c=[8,0] r=[1,16] v p");
+  ASSERT_TRUE(fused && unfused);
+  ASSERT_EQ(verifyMessage(*fused, shapes), "");
+  ASSERT_EQ(verifyMessage(*unfused, shapes), "");
+  int unfit = 0;
+  for (int i = 0; i < 100; ++i)
+    unfit += !verifyMessage(proposer.crossover(*fused, *unfused), shapes)
+                  .empty();
+  EXPECT_GT(unfit, 0);
+
+  ProposalContext context;
+  context.shapes = shapes;
+  context.parent.index = 1;
+  context.parent.schedule = fused->toString();
+  context.parent.correct = true;
+  NodeView other;
+  other.index = 2;
+  other.schedule = unfused->toString();
+  other.correct = true;
+  context.elite = {other};
+  context.count = 200;
+  for (const Proposal &proposal : proposer.propose(context)) {
+    ASSERT_TRUE(proposal.schedule.has_value());
+    EXPECT_EQ(verifyMessage(*proposal.schedule, shapes), "")
+        << proposal.schedule->toString();
+  }
+}
