@@ -9,6 +9,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
@@ -85,6 +89,9 @@ std::string Schedule::toString() const {
         os << (op.vectorize ? " v" : "") << (op.parallel ? " p" : "");
         if (op.unroll > 1)
           os << " u=" << op.unroll;
+        for (const OperandLayout &layout : op.layouts)
+          os << " t" << layout.operand << "=["
+             << joinSizes(layout.permutation) << "]";
       },
       "; ");
   return text;
@@ -136,6 +143,18 @@ llvm::Expected<Schedule> Schedule::parse(llvm::StringRef text) {
         if (!sizes)
           return sizes.takeError();
         op.splitReduction = *sizes;
+      } else if (field.size() > 1 && field[0] == 't' &&
+                 llvm::isDigit(field[1])) {
+        OperandLayout layout;
+        auto [operand, permutation] = field.drop_front().split('=');
+        if (operand.getAsInteger(10, layout.operand))
+          return llvm::createStringError("bad layout field '" + field.str() +
+                                         "' (expected tK=[permutation])");
+        auto order = parseSizes(permutation);
+        if (!order)
+          return order.takeError();
+        layout.permutation = *order;
+        op.layouts.push_back(layout);
       } else if (field.consume_front("u=")) {
         if (field.getAsInteger(10, op.unroll) || op.unroll < 1)
           return llvm::createStringError("bad unroll factor '" + field.str() +
@@ -341,7 +360,6 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
       shape.isReduction.push_back(iterator == utils::IteratorType::reduction);
     // Rank loops by the operand bytes they index contiguously.
     llvm::SmallVector<int64_t> contiguous(shape.bounds.size(), 0);
-    shape.stridedLoops.assign(shape.bounds.size(), false);
     for (OpOperand &operand : op->getOpOperands()) {
       auto type = dyn_cast<ShapedType>(operand.get().getType());
       if (!type || !type.hasStaticShape())
@@ -353,12 +371,21 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
       AffineMap map = op.getMatchingIndexingMap(&operand);
       if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
         contiguous[dim.getPosition()] += type.getNumElements();
-      for (AffineExpr result : map.getResults().drop_back())
-        if (auto dim = dyn_cast<AffineDimExpr>(result))
-          shape.stridedLoops[dim.getPosition()] = true;
     }
     Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
     shape.numResults = op->getNumResults();
+    auto loopsOf = [&](OpOperand *operand) {
+      llvm::SmallVector<int64_t> loops;
+      for (AffineExpr result : op.getMatchingIndexingMap(operand).getResults()) {
+        auto dim = dyn_cast<AffineDimExpr>(result);
+        loops.push_back(dim ? static_cast<int64_t>(dim.getPosition()) : -1);
+      }
+      return loops;
+    };
+    for (OpOperand *input : op.getDpsInputOperands())
+      shape.inputLoops.push_back(loopsOf(input));
+    for (OpOperand &init : op.getDpsInitsMutable())
+      shape.outputLoops.push_back(loopsOf(&init));
     shape.uniformTypes =
         op->getNumResults() == 1 &&
         cast<ShapedType>(op->getResult(0).getType()).getRank() > 0 &&
@@ -425,6 +452,40 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
       return llvm::createStringError(llvm::formatv(
           "op #{0}: u={1} needs a register tile loop and at most 16 copies",
           index, op.unroll));
+    for (auto [position, layout] : llvm::enumerate(op.layouts)) {
+      if (layout.operand < 0 ||
+          layout.operand >= static_cast<int64_t>(shape.inputLoops.size()))
+        return llvm::createStringError(
+            llvm::formatv("op #{0}: t{1}=[...]: {2} has {3} inputs", index,
+                          layout.operand, shape.name, shape.inputLoops.size()));
+      for (const OperandLayout &earlier :
+           llvm::ArrayRef(op.layouts).take_front(position))
+        if (earlier.operand == layout.operand)
+          return llvm::createStringError(llvm::formatv(
+              "op #{0}: input {1} has two layouts", index, layout.operand));
+      llvm::ArrayRef<int64_t> dims = shape.inputLoops[layout.operand];
+      if (llvm::is_contained(dims, -1) || dims.size() < 2)
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: t{1}=[...] needs an input of rank 2 or more indexed by "
+            "plain loops",
+            index, layout.operand));
+      if (!isPermutationVector(layout.permutation) ||
+          layout.permutation.size() != dims.size() ||
+          llvm::is_sorted(layout.permutation))
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: t{1}=[...] must reorder all {2} dimensions of the input",
+            index, layout.operand, dims.size()));
+      if (schedule.fuseRows)
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: no t{1}=[...] with fuse (the fused loop would copy the "
+            "input on every iteration)",
+            index, layout.operand));
+      if (isDecomposedConvolution(shape))
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: {1} keeps its layout (it is vectorized through its 1-D "
+            "decomposition)",
+            index, shape.name));
+    }
     if (op.hasSplitReduction() && isDecomposedConvolution(shape))
       return llvm::createStringError(llvm::formatv(
           "op #{0}: {1} is vectorized through its 1-D decomposition, not split",
@@ -497,15 +558,78 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
   return llvm::Error::success();
 }
 
+namespace {
+/// Reads the inputs the schedule relays out through transposed copies
+/// (linalg.transpose, left untagged: the script does not schedule them).
+/// Named ops become generic ops first, since only those take other maps.
+void relayoutInputs(func::FuncOp function, const Schedule &schedule) {
+  llvm::SmallVector<linalg::LinalgOp> tagged;
+  function.walk([&](linalg::LinalgOp op) {
+    auto id = op->getAttrOfType<IntegerAttr>(kOpIdAttr);
+    if (id && id.getInt() < static_cast<int64_t>(schedule.ops.size()) &&
+        !schedule.ops[id.getInt()].layouts.empty())
+      tagged.push_back(op);
+  });
+  IRRewriter rewriter(function.getContext());
+  for (linalg::LinalgOp op : tagged) {
+    int64_t id = op->getAttrOfType<IntegerAttr>(kOpIdAttr).getInt();
+    rewriter.setInsertionPoint(op);
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic) {
+      FailureOr<linalg::GenericOp> generalized =
+          linalg::generalizeNamedOp(rewriter, op);
+      if (failed(generalized))
+        continue; // verifySchedule admits only ops that generalize
+      generic = *generalized;
+      generic->setAttr(kOpIdAttr, rewriter.getI64IntegerAttr(id));
+    }
+    rewriter.setInsertionPoint(generic);
+    llvm::SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    for (const OperandLayout &layout : schedule.ops[id].layouts) {
+      OpOperand *input = generic.getDpsInputOperand(layout.operand);
+      auto type = cast<RankedTensorType>(input->get().getType());
+      llvm::SmallVector<int64_t> shape;
+      llvm::SmallVector<AffineExpr> results;
+      AffineMap map = maps[input->getOperandNumber()];
+      for (int64_t dim : layout.permutation) {
+        shape.push_back(type.getDimSize(dim));
+        results.push_back(map.getResult(dim));
+      }
+      Value empty = tensor::EmptyOp::create(rewriter, op.getLoc(), shape,
+                                            type.getElementType());
+      auto copy = linalg::TransposeOp::create(rewriter, op.getLoc(),
+                                              input->get(), empty,
+                                              layout.permutation);
+      input->set(copy->getResult(0));
+      maps[input->getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, results, map.getContext());
+    }
+    generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+    // A relaid contraction that is now a plain matmul becomes linalg.matmul
+    // again: the vectorizer turns only named contractions into
+    // vector.contract (then FMAs).
+    rewriter.setInsertionPoint(generic);
+    FailureOr<linalg::LinalgOp> named =
+        linalg::specializeGenericOp(rewriter, generic);
+    if (succeeded(named))
+      (*named)->setAttr(kOpIdAttr, rewriter.getI64IntegerAttr(id));
+  }
+}
+} // namespace
+
 llvm::Error ke::propose::applySchedule(func::FuncOp function,
                                        const Schedule &schedule) {
   MLIRContext *context = function.getContext();
+  // The script is rendered for the ops as described before the relayout:
+  // it keeps their loops, only their operands' maps change.
+  std::vector<OpShape> shapes = describeOps(function);
   int64_t index = 0;
   function.walk([&](linalg::LinalgOp op) {
     op->setAttr(kOpIdAttr,
                 IntegerAttr::get(IntegerType::get(context, 64), index++));
   });
-  llvm::Error error = runTransformScript(function, schedule);
+  relayoutInputs(function, schedule);
+  llvm::Error error = runTransformScript(function, schedule, shapes);
   // Untag on every path, before verifying: the result must stand alone.
   function.walk([&](Operation *op) { op->removeAttr(kOpIdAttr); });
   if (error)
@@ -518,8 +642,9 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
 }
 
 llvm::Error ke::propose::runTransformScript(func::FuncOp function,
-                                            const Schedule &schedule) {
-  std::string script = schedule.renderTransformScript(describeOps(function));
+                                            const Schedule &schedule,
+                                            llvm::ArrayRef<OpShape> shapes) {
+  std::string script = schedule.renderTransformScript(shapes);
   if (llvm::Error error = applyTransformScript(function, script))
     return llvm::createStringError("schedule '" + schedule.toString() +
                                    "': " + llvm::toString(std::move(error)));

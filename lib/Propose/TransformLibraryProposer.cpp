@@ -6,7 +6,8 @@
 // register tile) in an optional loop order, an unroll factor, vectorization
 // on or off, and for reductions along the vector loop a split into vector
 // partial sums (then the cache tiles cut the rows and the split op is
-// vectorized whole). Only tiles that divide the
+// vectorized whole), and for reused inputs read across rows by the vector
+// a transposed copy. Only tiles that divide the
 // trip counts are drawn, so every register tile has a static shape.
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +38,62 @@ bool isValid(const Schedule &schedule, llvm::ArrayRef<OpShape> shapes) {
     return false;
   }
   return true;
+}
+
+/// Inputs worth reading through a transposed copy for a vector along
+/// `vectorLoop`: reused across some loop (the copy is paid once, not per
+/// use) and indexing the vector loop in an outer dimension. Each copy moves
+/// that dimension innermost.
+llvm::SmallVector<OperandLayout> findTransposableInputs(const OpShape &shape,
+                                                        unsigned vectorLoop) {
+  llvm::SmallVector<OperandLayout> layouts;
+  for (auto [operand, dims] : llvm::enumerate(shape.inputLoops)) {
+    auto *position = llvm::find(dims, static_cast<int64_t>(vectorLoop));
+    bool plainLoops = !llvm::is_contained(dims, -1) && dims.size() >= 2;
+    bool reused = dims.size() < shape.bounds.size();
+    if (!plainLoops || !reused || position == dims.end() ||
+        position + 1 == dims.end())
+      continue;
+    OperandLayout layout;
+    layout.operand = operand;
+    int64_t innermost = position - dims.begin();
+    for (int64_t dim = 0; dim < static_cast<int64_t>(dims.size()); ++dim)
+      if (dim != innermost)
+        layout.permutation.push_back(dim);
+    layout.permutation.push_back(innermost);
+    layouts.push_back(layout);
+  }
+  return layouts;
+}
+
+/// The loop along which a contraction's accumulators are vectors: the
+/// output's innermost, when it is parallel and holds whole vectors.
+std::optional<unsigned> findAccumulatorLoop(const OpShape &shape,
+                                            int64_t width) {
+  if (shape.outputLoops.size() != 1 || shape.outputLoops[0].empty())
+    return std::nullopt;
+  int64_t loop = shape.outputLoops[0].back();
+  if (loop < 0 || shape.isReduction[loop] || shape.bounds[loop] % width != 0)
+    return std::nullopt;
+  return loop;
+}
+
+/// Whether a vector along `vectorLoop` reads or writes some operand across
+/// rows, once the inputs in `layouts` are read through their copies.
+bool hasStridedVectorAccess(const OpShape &shape, unsigned vectorLoop,
+                            llvm::ArrayRef<OperandLayout> layouts) {
+  auto strided = [&](llvm::ArrayRef<int64_t> dims) {
+    return llvm::is_contained(dims.drop_back(),
+                              static_cast<int64_t>(vectorLoop));
+  };
+  for (auto [operand, dims] : llvm::enumerate(shape.inputLoops)) {
+    bool relaid = llvm::any_of(layouts, [&](const OperandLayout &layout) {
+      return layout.operand == static_cast<int64_t>(operand);
+    });
+    if (!relaid && strided(dims))
+      return true;
+  }
+  return llvm::any_of(shape.outputLoops, strided);
 }
 
 template <typename Generator>
@@ -120,26 +177,26 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
       return op;
     }
   }
-  // Contractions (the vector loop parallel, a reduction elsewhere, one
-  // element type), 40% of the time: a register block that fills the
-  // vector registers without spilling (rows x vectors <= 24 accumulators,
-  // reductions 1) inside cache blocks. The generic draw below rarely hits
-  // one (matmul 1024^3, 1 thread: c=[128,128,256] r=[8,32,1] ran 10.9 ms,
-  // the best of a 64-candidate generic search 15.3 ms).
-  std::optional<unsigned> rowLoop;
-  for (unsigned loop : shape.contiguousLoops)
-    if (loop != *vectorLoop && !shape.isReduction[loop]) {
-      rowLoop = loop;
-      break;
-    }
-  // Only where every operand reads the vector loop contiguously (not
-  // attention's Q x K^T, whose K is read across rows).
-  std::bernoulli_distribution blocked(0.4);
-  bool stridedVector = *vectorLoop < shape.stridedLoops.size() &&
-                       shape.stridedLoops[*vectorLoop];
-  if (shape.uniformTypes && shape.hasReductionLoops() &&
-      !shape.isReduction[*vectorLoop] && !isDecomposedConvolution(shape) &&
-      !stridedVector && rowLoop && blocked(generator)) {
+  // Contractions (a reduction loop, one element type), 40% of the time: a
+  // register block that fills the vector registers without spilling (rows
+  // x vectors <= 24 accumulators, reductions 1) inside cache blocks,
+  // vectorized along the output's innermost loop so the accumulators are
+  // whole vectors. The generic draw below rarely hits one (matmul 1024^3,
+  // 1 thread: c=[128,128,256] r=[8,32,1] ran 10.9 ms, the best of a
+  // 64-candidate generic search 15.3 ms). Inputs read across rows along it
+  // (attention's K in Q x K^T) are read through transposed copies; where
+  // that cannot help, no block.
+  std::bernoulli_distribution blocked(0.4), transposed(0.5);
+  std::optional<unsigned> columnLoop = findAccumulatorLoop(shape, vectorWidth);
+  if (shape.uniformTypes && shape.hasReductionLoops() && columnLoop &&
+      !isDecomposedConvolution(shape) && blocked(generator)) {
+    op.layouts = findTransposableInputs(shape, *columnLoop);
+    // Rows of the output (batch_matmul's i, not its batch loop).
+    std::optional<unsigned> rowLoop;
+    llvm::ArrayRef<int64_t> outputDims = shape.outputLoops[0];
+    if (outputDims.size() >= 2 && outputDims.drop_back().back() >= 0 &&
+        !shape.isReduction[outputDims.drop_back().back()])
+      rowLoop = outputDims.drop_back().back();
     auto fitting = [&](unsigned loop, std::initializer_list<int64_t> sizes,
                        int64_t multipleOf) {
       llvm::SmallVector<int64_t> choices;
@@ -150,19 +207,22 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
       return choices;
     };
     llvm::SmallVector<int64_t> columns =
-        fitting(*vectorLoop, {2 * vectorWidth, 4 * vectorWidth}, 1);
-    llvm::SmallVector<int64_t> rows = fitting(*rowLoop, {4, 6, 8}, 1);
-    if (!columns.empty() && !rows.empty()) {
+        fitting(*columnLoop, {2 * vectorWidth, 4 * vectorWidth}, 1);
+    llvm::SmallVector<int64_t> rows;
+    if (rowLoop)
+      rows = fitting(*rowLoop, {4, 6, 8}, 1);
+    if (!hasStridedVectorAccess(shape, *columnLoop, op.layouts) &&
+        !columns.empty() && !rows.empty()) {
       int64_t n = pick(columns, generator), m = pick(rows, generator);
       while (m > 1 && m * (n / vectorWidth) > 24)
         m /= 2;
       if (shape.bounds[*rowLoop] % m != 0)
         m = 1;
       for (unsigned loop = 0; loop < loops; ++loop) {
-        int64_t reg = loop == *vectorLoop ? n : loop == *rowLoop ? m : 1;
+        int64_t reg = loop == *columnLoop ? n : loop == *rowLoop ? m : 1;
         op.registerTiles[loop] = reg;
         llvm::SmallVector<int64_t> cache = {0};
-        if (loop == *vectorLoop)
+        if (loop == *columnLoop)
           cache.append(fitting(loop, {64, 128, 256, 512}, reg));
         else if (loop == *rowLoop)
           cache.append(fitting(loop, {32, 64, 128, 256}, reg));
@@ -177,6 +237,12 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
       return finishOpSchedule(shape, op);
     }
   }
+  // A vector along a reduction ends in horizontal reductions however its
+  // inputs are laid out: copies only for parallel vector loops.
+  op.layouts.clear();
+  if (!isDecomposedConvolution(shape) && !shape.isReduction[*vectorLoop] &&
+      transposed(generator))
+    op.layouts = findTransposableInputs(shape, *vectorLoop);
   for (unsigned loop = 0; loop < loops; ++loop) {
     int64_t bound = shape.bounds[loop];
     llvm::SmallVector<int64_t> registerChoices;
@@ -251,6 +317,11 @@ int64_t TransformLibraryProposer::pickFuseRows(llvm::ArrayRef<OpShape> shapes) {
 void TransformLibraryProposer::setFusion(Schedule &schedule,
                                          llvm::ArrayRef<OpShape> shapes,
                                          int64_t rows) {
+  // Inputs read through copies keep the ops unfused: a copy fused into
+  // the loop would be made on every iteration.
+  if (llvm::any_of(schedule.ops,
+                   [](const OpSchedule &op) { return !op.layouts.empty(); }))
+    rows = 0;
   schedule.fuseRows = rows;
   if (!rows) {
     // Without the fused loop, threads need cache tiles of their own.
@@ -332,14 +403,15 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
       target = fresh;
     } else {
       // Change one knob: a register tile, a cache tile, the loop order, the
-      // unroll factor, the reduction split, or the whole op.
+      // unroll factor, the reduction split, the inputs' layouts, or the
+      // whole op.
       if (target.registerTiles.size() != loops)
         target.registerTiles = fresh.registerTiles;
       if (target.registerTiles.size() != loops)
         target.registerTiles.assign(loops, 1);
       if (target.cacheTiles.size() != loops)
         target.cacheTiles.assign(loops, 0);
-      std::uniform_int_distribution<int> knob(0, 5);
+      std::uniform_int_distribution<int> knob(0, 6);
       std::uniform_int_distribution<size_t> loop(0, loops - 1);
       size_t at = loop(generator);
       auto freshTile = [&](llvm::ArrayRef<int64_t> tiles) {
@@ -362,6 +434,9 @@ Schedule TransformLibraryProposer::mutate(const Schedule &schedule,
         // The split op's tiles come with the split.
         if (fresh.hasSplitReduction() || target.hasSplitReduction())
           target = fresh;
+        break;
+      case 5:
+        target.layouts = fresh.layouts;
         break;
       default:
         target = fresh;

@@ -22,7 +22,18 @@ std::vector<OpShape> matmulShapes() {
   matmul.isReduction = {false, false, true};
   matmul.contiguousLoops = {1, 2, 0};
   matmul.uniformTypes = true;
+  matmul.inputLoops = {{0, 2}, {2, 1}};
+  matmul.outputLoops = {{0, 1}};
   return {fill, matmul};
+}
+
+/// The same with B read as [j, k] (attention's Q x K^T): a vector along j
+/// reads B across rows.
+std::vector<OpShape> transposedMatmulShapes() {
+  std::vector<OpShape> shapes = matmulShapes();
+  shapes[1].name = "linalg.generic";
+  shapes[1].inputLoops = {{0, 2}, {1, 2}};
+  return shapes;
 }
 
 TEST(ScheduleTest, RoundTripsThroughText) {
@@ -390,16 +401,57 @@ TEST(ProposerTest, ContractionsMostlyGetRegisterBlocks) {
       ++blocks;
   }
   EXPECT_GT(blocks, 50);
-  // Read across rows along the vector loop (attention's K^T): no blocks.
-  shapes[1].stridedLoops = {true, true, true};
-  blocks = 0;
-  for (int i = 0; i < 200; ++i) {
-    const OpSchedule op = proposer.makeRandomSchedule(shapes).ops[1];
+  // Read across rows along the vector loop (attention's K^T): blocks only
+  // with B read through a transposed copy.
+  shapes = transposedMatmulShapes();
+  int stridedBlocks = 0, transposedBlocks = 0;
+  for (int i = 0; i < 400; ++i) {
+    Schedule schedule = proposer.makeRandomSchedule(shapes);
+    EXPECT_EQ(verifyMessage(schedule, shapes), "") << schedule.toString();
+    const OpSchedule &op = schedule.ops[1];
     if (op.registerTiles.size() == 3 && op.registerTiles[2] == 1 &&
-        op.registerTiles[1] >= 32 && op.registerTiles[0] >= 4)
-      ++blocks;
+        op.registerTiles[1] >= 32 && op.registerTiles[0] >= 4) {
+      if (op.layouts.empty())
+        ++stridedBlocks;
+      else
+        ++transposedBlocks;
+    }
+    for (const OperandLayout &layout : op.layouts) {
+      EXPECT_EQ(layout.operand, 1);
+      EXPECT_EQ(layout.permutation, (llvm::SmallVector<int64_t>{1, 0}));
+    }
   }
-  EXPECT_LT(blocks, 50);
+  EXPECT_LT(stridedBlocks, 30);
+  EXPECT_GT(transposedBlocks, 40);
+  // B of a plain matmul is read along j already: never copied.
+  shapes = matmulShapes();
+  for (int i = 0; i < 100; ++i)
+    EXPECT_TRUE(proposer.makeRandomSchedule(shapes).ops[1].layouts.empty());
+}
+
+TEST(ScheduleTest, LayoutsRoundTripAndAreChecked) {
+  std::vector<OpShape> shapes = transposedMatmulShapes();
+  llvm::Expected<Schedule> schedule =
+      Schedule::parse("c=[] r=[1,16] v; c=[64,128,0] r=[4,32,1] v p t1=[1,0]");
+  ASSERT_TRUE(bool(schedule)) << llvm::toString(schedule.takeError());
+  ASSERT_EQ(schedule->ops[1].layouts.size(), 1u);
+  EXPECT_EQ(schedule->ops[1].layouts[0].operand, 1);
+  EXPECT_EQ(schedule->toString(),
+            "c=[] r=[1,16] v; c=[64,128,0] r=[4,32,1] v p t1=[1,0]");
+  EXPECT_EQ(verifyMessage(*schedule, shapes), "");
+  auto check = [&](const char *text, const char *expected) {
+    llvm::Expected<Schedule> parsed = Schedule::parse(text);
+    ASSERT_TRUE(bool(parsed)) << text;
+    EXPECT_NE(verifyMessage(*parsed, shapes).find(expected), std::string::npos)
+        << text << ": " << verifyMessage(*parsed, shapes);
+  };
+  check("c=[] r=[]; c=[] r=[] t2=[1,0]", "has 2 inputs");
+  check("c=[] r=[]; c=[] r=[] t1=[0,1]", "must reorder all 2 dimensions");
+  check("c=[] r=[]; c=[] r=[] t1=[1,0,2]", "must reorder all 2 dimensions");
+  check("c=[] r=[]; c=[] r=[] t1=[1,0] t1=[1,0]", "two layouts");
+  check("fuse=8; c=[] r=[]; c=[] r=[] t1=[1,0]", "no t1=[...] with fuse");
+  EXPECT_FALSE(bool(Schedule::parse("c=[] r=[] tx=[1,0]")));
+  EXPECT_FALSE(bool(Schedule::parse("c=[] r=[] t1=1,0")));
 }
 
 TEST(ProposerTest, CombinedParentsThatDoNotFitBecomeMutations) {

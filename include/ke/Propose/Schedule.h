@@ -1,10 +1,12 @@
 //===- Schedule.h - CPU schedules as transform-dialect scripts --*- C++ -*-===//
 //
 // A schedule is a set of knobs per linalg op of a payload (in walk order):
-// a cache-level tiling (in an optional loop order), a split of the
-// reduction into vector partial sums, a register-level tiling, whether the
-// register tile is vectorized and how far its innermost loop is unrolled. It renders to a transform-dialect script, so what the
-// search did can be replayed with upstream `mlir-opt --transform-interpreter`.
+// the layout of its inputs, a cache-level tiling (in an optional loop
+// order), a split of the reduction into vector partial sums, a
+// register-level tiling, whether the register tile is vectorized and how
+// far its innermost loop is unrolled. The tilings render to a
+// transform-dialect script, so what the search did can be replayed with
+// upstream `mlir-opt --transform-interpreter` on the relaid payload.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,19 @@ class FuncOp;
 } // namespace mlir::func
 
 namespace ke::propose {
+
+/// An input operand read through a transposed copy: the copy's dimension i
+/// is the operand's dimension permutation[i] (linalg.transpose). Moving the
+/// vector loop's dimension innermost turns strided vector reads of a reused
+/// operand (attention's K in Q x K^T) into contiguous ones, for one pass
+/// over the operand.
+struct OperandLayout {
+  int64_t operand = 0; ///< index among the op's inputs
+  llvm::SmallVector<int64_t> permutation;
+  bool operator==(const OperandLayout &other) const {
+    return operand == other.operand && permutation == other.permutation;
+  }
+};
 
 /// Knobs of one linalg op; one entry per loop. A tile size of 0 leaves the
 /// loop untiled at that level.
@@ -43,6 +58,8 @@ struct OpSchedule {
   llvm::SmallVector<int64_t> splitReduction;
   /// Unroll factor of the innermost register-tile loop (1: none).
   int64_t unroll = 1;
+  /// Inputs copied into another layout before the op ("t1=[1,0]").
+  llvm::SmallVector<OperandLayout> layouts;
 
   bool hasSplitReduction() const {
     return llvm::any_of(splitReduction, [](int64_t s) { return s != 0; });
@@ -52,7 +69,8 @@ struct OpSchedule {
            registerTiles == other.registerTiles &&
            vectorize == other.vectorize && parallel == other.parallel &&
            interchange == other.interchange &&
-           splitReduction == other.splitReduction && unroll == other.unroll;
+           splitReduction == other.splitReduction && unroll == other.unroll &&
+           layouts == other.layouts;
   }
 };
 
@@ -70,7 +88,7 @@ struct Schedule {
   /// "c=[64,128,0] r=[4,16,1] v p; c=[8,0] s=[0,32] v; c=[] r=[1,16] v u=4"
   /// (one entry per op; v: vectorize, p: the cache tiles of parallel loops
   /// run on threads, i=[..]: cache loop order, s=[..]: split reduction,
-  /// u=N: unroll).
+  /// u=N: unroll, tK=[..]: input K read through a transposed copy).
   std::string toString() const;
   static llvm::Expected<Schedule> parse(llvm::StringRef text);
   /// The transform script (a module with @__transform_main). With the ops'
@@ -91,9 +109,6 @@ struct OpShape {
   bool hasParallelLoops() const { return llvm::count(isReduction, false) > 0; }
   /// Loops along which most operand bytes are contiguous, best first.
   llvm::SmallVector<unsigned> contiguousLoops;
-  /// Per loop: some operand indexes it in a dimension that is not its
-  /// innermost (a vector along it would be a strided read).
-  llvm::SmallVector<bool> stridedLoops;
   bool hasBooleans = false; ///< i1 operands: never vectorized
   /// One element type throughout and a non-scalar result: can vectorize to
   /// vector.contract (mixed types and 0-d results do not lower upstream).
@@ -101,6 +116,11 @@ struct OpShape {
   /// Its body calls math functions (exp, tanh, ...): approximations matter.
   bool hasMath = false;
   unsigned numResults = 1;
+  /// Per input operand, the loop each of its dimensions is indexed by (-1:
+  /// not a plain loop index).
+  llvm::SmallVector<llvm::SmallVector<int64_t>> inputLoops;
+  /// The same for the outputs (inits).
+  llvm::SmallVector<llvm::SmallVector<int64_t>> outputLoops;
   bool hasReductionLoops() const { return llvm::is_contained(isReduction, true); }
 };
 
@@ -129,9 +149,10 @@ llvm::Error applySchedule(mlir::func::FuncOp function,
                           const Schedule &schedule);
 
 /// The transform-interpreter step of applySchedule, on ops already tagged
-/// with `ke.op_id` in walk order.
+/// with `ke.op_id` in walk order and relaid out; `shapes` describes them.
 llvm::Error runTransformScript(mlir::func::FuncOp function,
-                               const Schedule &schedule);
+                               const Schedule &schedule,
+                               llvm::ArrayRef<OpShape> shapes);
 
 } // namespace ke::propose
 
