@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU bench, in two halves, because the GPU machine need not have MLIR:
 #
-#   bench/gpu_run.sh --make-bundles DIR [TILES [ROWS [THREAD_TILES]]]
+#   bench/gpu_run.sh --make-bundles DIR [TILES [ROWS [THREAD_TILES [SHARED]]]]
 #                                         # where ke is built: compile every
 #                                         # bench kernel for nvgpu (sm_90)
 #                                         # into DIR/<kernel> (host code with
@@ -17,7 +17,11 @@
 #                                         # DIR/<kernel>@t<tile> for each
 #                                         # outputs-per-thread tile of
 #                                         # THREAD_TILES (default
-#                                         # "2x1 2x2 4x1 1x4")
+#                                         # "2x1 2x2 4x1 1x4") and
+#                                         # DIR/<kernel>@s<N> for each
+#                                         # shared-memory tile N of SHARED
+#                                         # (default "0 32 128"; 0: no
+#                                         # staging)
 #   bench/gpu_run.sh --run DIR [OUT]      # on the GPU machine: build
 #                                         # ke-gpu-run with g++ alone, run the
 #                                         # bundles, PyTorch eager and
@@ -32,6 +36,7 @@ case "${1:-}" in
     tiles="${3-16x16 1x128 2x128 32x8}"
     rows="${4-0 128 1024}"
     thread_tiles="${5-2x1 2x2 4x1 1x4}"
+    shared_tiles="${6-0 32 128}"
     "$root/scripts/build.sh" >&2 || exit 1
     mkdir -p "$dir"
     for kernel in "$root"/bench/kernels/*.mlir; do
@@ -57,6 +62,12 @@ case "${1:-}" in
           "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
             --seeds 1 --check-only --gpu-thread-tile="${tile//x/,}" > /dev/null || continue
           share_data "$dir/$name@t$tile" "$name"
+        done
+        # Output tiles per block of the GEMMs staged in shared memory.
+        for tile in $shared_tiles; do
+          "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
+            --seeds 1 --check-only --gpu-shared-tile="$tile" > /dev/null || continue
+          share_data "$dir/$name@s$tile" "$name"
         done
       fi
       # Threads per row of the reductions: only where there are some.

@@ -67,6 +67,16 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
              << "' to be 0 or a power of two from 32 to 1024 on a function";
     return success();
   }
+  if (name == kGPUSharedTileAttrName) {
+    auto tile = dyn_cast<IntegerAttr>(attr.getValue());
+    int64_t value = tile ? tile.getInt() : -1;
+    if (!onFunction || !(value == 0 || (value >= 16 && value <= 128 &&
+                                        value % 16 == 0)))
+      return op->emitOpError()
+             << "expects '" << name
+             << "' to be 0 or a multiple of 16 from 16 to 128 on a function";
+    return success();
+  }
   if (name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName) {
     auto tile = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     if (!tile || tile.empty() || !onFunction ||
@@ -80,7 +90,7 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
                            << "'; known: ke.kernel, ke.atol, ke.rtol, "
                               "ke.selected, ke.strategy, ke.op_id, "
                               "ke.gpu_block_tile, ke.gpu_thread_tile, "
-                              "ke.gpu_reduction_threads";
+                              "ke.gpu_reduction_threads, ke.gpu_shared_tile";
 }
 
 LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,

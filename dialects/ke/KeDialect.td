@@ -60,11 +60,17 @@ def Ke_Dialect : Dialect {
     /// thread per output element).
     static constexpr llvm::StringLiteral kGPUReductionThreadsAttrName =
         "ke.gpu_reduction_threads";
+    /// Outputs per block along i and j of GEMM-like contractions staged
+    /// through shared memory on GPU targets (0: no staging; see
+    /// ke-stage-contractions-for-gpu).
+    static constexpr llvm::StringLiteral kGPUSharedTileAttrName =
+        "ke.gpu_shared_tile";
     /// Whether `name` is one of the GPU schedule knobs above, which travel
     /// with a kernel's body to the GPU pipelines.
     static bool isGPUScheduleAttr(llvm::StringRef name) {
       return name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName ||
-             name == kGPUReductionThreadsAttrName;
+             name == kGPUReductionThreadsAttrName ||
+             name == kGPUSharedTileAttrName;
     }
   }];
 }

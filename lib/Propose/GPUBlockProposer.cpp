@@ -34,6 +34,13 @@ GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
   std::vector<Proposal> space;
   // The knobs that moved the H100 most first (conv2d 2x from thread tiles).
   if (contracts)
+    for (int64_t tile : {128, 32, 0}) {
+      Proposal proposal;
+      proposal.gpuSharedTile = tile;
+      proposal.strategy = "gpu shared tile " + std::to_string(tile);
+      space.push_back(std::move(proposal));
+    }
+  if (contracts)
     for (llvm::SmallVector<int64_t, 2> tile :
          {llvm::SmallVector<int64_t, 2>{2, 1}, {2, 2}, {4, 1}, {1, 4}}) {
       Proposal proposal;

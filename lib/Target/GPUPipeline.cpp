@@ -7,8 +7,10 @@
 // - static host-side allocations move to the function's start, so that
 //   gpu-async-region makes one chain of launches (each allocation in
 //   between cost a stream synchronization);
-// - row reductions get a thread block per output element before the rest
-//   becomes parallel loops (ke-distribute-reductions-for-gpu);
+// - GEMM-like contractions get output tiles per block staged through
+//   shared memory (ke-stage-contractions-for-gpu), row reductions a thread
+//   block per output element, before the rest becomes parallel loops
+//   (ke-distribute-reductions-for-gpu);
 // - loops are tiled (ke-tile-parallel-loops-for-gpu: sizes per loop rank,
 //   or the function's ke.gpu_block_tile) and mapped with nothing in between
 //   (canonicalize would merge the nested parallel loops);
@@ -45,12 +47,14 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
   for (int64_t size : options.threadTile)
     threadTile.push_back(std::to_string(size));
   std::string reductions =
-      llvm::formatv("func.func(ke-distribute-reductions-for-gpu{{"
+      llvm::formatv("func.func(ke-stage-contractions-for-gpu{{tile={2}},"
+                    "ke-distribute-reductions-for-gpu{{"
                     "max-threads={0}{1}}),",
                     options.reductionThreads.getValue(),
                     threadTile.empty()
                         ? std::string()
-                        : " thread-tile=" + llvm::join(threadTile, ","))
+                        : " thread-tile=" + llvm::join(threadTile, ","),
+                    options.sharedTile.getValue())
           .str();
   return llvm::formatv(
              "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"

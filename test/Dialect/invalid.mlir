@@ -227,3 +227,17 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_thread_tile 
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_reduction_threads = 48 : i64} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{expects 'ke.gpu_shared_tile' to be 0 or a multiple of 16 from 16 to 128 on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_shared_tile = 24 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.gpu_shared_tile' to be 0 or a multiple of 16 from 16 to 128 on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_shared_tile = 256 : i64} {
+  return %x : tensor<4xf32>
+}

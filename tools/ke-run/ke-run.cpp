@@ -154,6 +154,13 @@ static cl::list<int64_t> gpuThreadTile(
              "right-aligned on their parallel loops (bundles are named "
              "<kernel>@t<tile>)"),
     cl::cat(runCategory));
+static cl::opt<int64_t> gpuSharedTile(
+    "gpu-shared-tile", cl::init(64),
+    cl::desc("nvgpu/amdgpu: outputs per block along i and j of GEMM-like "
+             "contractions staged through shared memory (16 to 128 in steps "
+             "of 16; 0: no staging; bundles of other values are named "
+             "<kernel>@s<N>)"),
+    cl::cat(runCategory));
 static cl::opt<bool> emitAssembly(
     "emit-asm",
     cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
@@ -523,6 +530,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     ke::LowerGPUOptions options;
     options.reductionThreads = gpuReductionThreads;
     options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
+    options.sharedTile = gpuSharedTile;
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(nvidia ? ke::buildLowerNVGPUPipeline(pm, options, errorStream)
@@ -570,6 +578,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     ke::LowerGPUOptions options;
     options.reductionThreads = gpuReductionThreads;
     options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
+    options.sharedTile = gpuSharedTile;
     options.format = "bin";
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
@@ -622,6 +631,9 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
           for (auto [i, size] : llvm::enumerate(gpuThreadTile))
             name += (i ? "x" : "") + std::to_string(size);
         }
+        if (gpuSharedTile != 64)
+          name += (name.find('@') == std::string::npos ? "@s" : "s") +
+                  std::to_string(gpuSharedTile);
         llvm::sys::path::append(directory, name);
       } else if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
                      "ke-gpu", directory)) {

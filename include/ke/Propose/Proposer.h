@@ -75,10 +75,12 @@ struct Proposal {
   std::optional<int64_t> llmCall;
   /// GPU targets: threads per block (set as ke.gpu_block_tile), outputs
   /// per thread of matmul-like reductions (ke.gpu_thread_tile), most
-  /// threads per reduced row (ke.gpu_reduction_threads).
+  /// threads per reduced row (ke.gpu_reduction_threads), outputs per block
+  /// side of contractions staged in shared memory (ke.gpu_shared_tile).
   llvm::SmallVector<int64_t, 2> gpuBlockTile;
   llvm::SmallVector<int64_t, 2> gpuThreadTile;
   std::optional<int64_t> gpuReductionThreads;
+  std::optional<int64_t> gpuSharedTile;
 };
 
 class Proposer {

@@ -46,6 +46,12 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
       llvm::cl::desc("Outputs per thread of matmul-like reductions "
                      "(ke-distribute-reductions-for-gpu), right-aligned on "
                      "their parallel loops")};
+  Option<int64_t> sharedTile{
+      *this, "shared-tile",
+      llvm::cl::desc("Outputs per block along i and j of GEMM-like "
+                     "contractions staged through shared memory "
+                     "(ke-stage-contractions-for-gpu); 0: no staging"),
+      llvm::cl::init(64)};
 };
 
 llvm::LogicalResult buildLowerNVGPUPipeline(mlir::OpPassManager &pm,

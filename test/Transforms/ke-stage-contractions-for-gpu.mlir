@@ -1,0 +1,142 @@
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1}))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=32 k-step=8 min-blocks=1}))' | FileCheck %s --check-prefix=SMALL
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=16 k-step=4}))' | FileCheck %s --check-prefix=FEW
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=16}))' | FileCheck %s --check-prefix=SHRINK
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=0}))' | FileCheck %s --check-prefix=OFF
+// RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=24}))' 2>&1 | FileCheck %s --check-prefix=BAD
+
+// A 128x128x32 matmul after a fill: 2x2 blocks of 16x16 threads, each
+// thread 4x4 outputs in registers starting from the fill's value. Per
+// 16-step of k, the block copies A's 64x16 and B's 16x64 slices into shared
+// memory (padded rows of 65), waits, accumulates, waits again.
+// CHECK-LABEL: func.func @matmul
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>)
+// CHECK:           %[[ACC:.*]]:16 = scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// A is read along k (its innermost dimension): consecutive threads, consecutive k.
+// CHECK:             arith.remui %{{.*}}, %c16
+// CHECK:             %[[A:.*]] = memref.load %arg0
+// CHECK:             memref.store %[[A]], %[[AS]]
+// B is read along j.
+// CHECK:             arith.remui %{{.*}}, %c64
+// CHECK:             %[[B:.*]] = memref.load %arg1
+// CHECK:             memref.store %[[B]], %[[BS]]
+// CHECK:             gpu.barrier
+// The 16 iterations of the step unrolled, each 4 + 4 loads for 16 sums.
+// CHECK-NOT:         scf.for
+// CHECK-COUNT-4:     memref.load %[[AS]]
+// CHECK-COUNT-4:     memref.load %[[BS]]
+// CHECK-COUNT-16:    arith.addf
+// CHECK-COUNT-4:     memref.load %[[AS]]
+// CHECK:             gpu.barrier
+// CHECK-NEXT:        scf.yield
+// CHECK-COUNT-16:  memref.store %[[ACC]]#{{[0-9]+}}, %arg2
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.matmul
+// CHECK-LABEL: func.func @matmul_knob(
+// SMALL-LABEL: func.func @matmul
+// SMALL:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c4{{.*}}, {{.*}} workgroup({{.*}} : memref<8x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<8x33xf32, #gpu.address_space<workgroup>>)
+// SMALL:           scf.for {{.*}} -> (f32, f32, f32, f32)
+// SMALL-COUNT-32:    arith.addf
+// SMALL-NOT:         arith.addf
+// SMALL:             gpu.barrier
+// 16x4 slices for 256 threads: only the first 64 copy.
+// FEW-LABEL: func.func @matmul
+// FEW:         scf.for
+// FEW:           %[[E:.*]] = arith.addi
+// FEW:           %[[IN:.*]] = arith.cmpi ult, %[[E]], %c64
+// FEW:           scf.if %[[IN]] {
+// FEW:             memref.load %arg0
+// FEW:             memref.store
+// FEW:           }
+// FEW:           scf.if
+// FEW:             memref.load %arg1
+// FEW:           gpu.barrier
+// 128x128 outputs make 4 blocks of 64x64 and 16 of 32x32: with
+// min-blocks=16, 32x32. The function's knob is taken exactly.
+// SHRINK-LABEL: func.func @matmul(
+// SHRINK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c4{{.*}},
+// SHRINK-LABEL: func.func @matmul_knob(
+// SHRINK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}},
+// SHRINK-LABEL: func.func @matmul_off(
+// SHRINK:         linalg.matmul
+// OFF-LABEL: func.func @matmul
+// OFF:         linalg.fill
+// OFF:         linalg.matmul
+// BAD: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16 and k-step positive (got tile=24, k-step=16)
+func.func @matmul(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x128xf32>)
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+func.func @matmul_knob(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) attributes {ke.gpu_shared_tile = 64} {
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+func.func @matmul_off(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) attributes {ke.gpu_shared_tile = 0} {
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// Q x K^T (K read as [j, k]) in batches: the batch on the grid's z, both
+// inputs copied along k; no fill, so the accumulators start from the
+// output.
+// CHECK-LABEL: func.func @batched_scores
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c4{{.*}})
+// CHECK-COUNT-16:  memref.load %arg2
+// CHECK:           scf.for
+// CHECK:             arith.remui %{{.*}}, %c16
+// CHECK:             memref.load %arg0
+// CHECK:             arith.remui %{{.*}}, %c16
+// CHECK:             memref.load %arg1
+#q = affine_map<(b, i, j, k) -> (b, i, k)>
+#k = affine_map<(b, i, j, k) -> (b, j, k)>
+#s = affine_map<(b, i, j, k) -> (b, i, j)>
+func.func @batched_scores(%q: memref<4x64x32xf32>, %k: memref<4x64x32xf32>, %s: memref<4x64x64xf32>) {
+  linalg.generic {indexing_maps = [#q, #k, #s],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<4x64x32xf32>, memref<4x64x32xf32>) outs(%s : memref<4x64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: rows that are no multiple of 16, an input read along
+// both i and j, a max instead of a sum.
+// CHECK-LABEL: func.func @not_staged
+// CHECK-NOT:     gpu.launch
+// CHECK:         linalg.matmul
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+#a = affine_map<(i, j, k) -> (i, k)>
+#w = affine_map<(i, j, k) -> (i, j, k)>
+#o = affine_map<(i, j, k) -> (i, j)>
+func.func @not_staged(%a: memref<40x32xf32>, %b: memref<32x64xf32>, %c: memref<40x64xf32>,
+                      %x: memref<64x64x16xf32>, %y: memref<64x16xf32>, %z: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<40x32xf32>, memref<32x64xf32>) outs(%c : memref<40x64xf32>)
+  linalg.generic {indexing_maps = [#w, #a, #o],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %y : memref<64x64x16xf32>, memref<64x16xf32>) outs(%z : memref<64x64xf32>) {
+  ^bb0(%u: f32, %v: f32, %acc: f32):
+    %p = arith.mulf %u, %v : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#a, #a, #o],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%y, %y : memref<64x16xf32>, memref<64x16xf32>) outs(%z : memref<64x64xf32>) {
+  ^bb0(%u: f32, %v: f32, %acc: f32):
+    %p = arith.mulf %u, %v : f32
+    %r = arith.maximumf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
