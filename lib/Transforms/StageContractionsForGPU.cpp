@@ -35,23 +35,25 @@ namespace {
 /// Threads per block along each output dimension (16 x 16 = 256).
 constexpr int64_t kThreadsPerSide = 16;
 
-/// A contraction the rewrite handles: one output, static bounds, exactly
-/// one reduction loop k, the output's two innermost dimensions plain
-/// parallel loops i (rows) and j (columns), other parallel loops (batches)
-/// anywhere, every input a buffer indexed by plain loops that reads k and
-/// exactly one of i and j, a body of arithmetic on the inputs folded into
-/// the output by an add.
+/// A contraction the rewrite handles, as a matrix product C[M x N] +=
+/// A[M x K] B[K x N] over groups of loops: one f32 output indexed by plain
+/// loops, static bounds, a body of arithmetic on the inputs folded into the
+/// output by an add, every input a buffer. The columns are the loops of the
+/// inputs that read the output's innermost loop (B-like), the rows those of
+/// the other inputs (A-like), the batches the parallel loops every input
+/// reads; K is all reduction loops. A matmul is (i | j | k), a conv_2d_nhwc
+/// (n, oh, ow | f | kh, kw, c), batch_matmul (i | j | k) per batch b.
 struct StagedContraction {
   linalg::LinalgOp op;
   Operation *combiner = nullptr;
-  unsigned rowLoop = 0, columnLoop = 0, reductionLoop = 0;
-  /// Per input: whether it is read along rows (i, like a matmul's A)
-  /// rather than along columns (j, like B).
+  SmallVector<unsigned> rowLoops, columnLoops, reductionLoops, batchLoops;
+  int64_t rows = 1, columns = 1, depth = 1, batches = 1;
+  /// Per input: whether it is A-like (read along the rows).
   SmallVector<bool> alongRows;
   /// A linalg.fill of the output right before the op: its value starts
   /// the accumulators and the fill goes away.
   linalg::FillOp fill;
-  /// Outputs per block along i and j.
+  /// Outputs per block along the rows and the columns.
   int64_t tile = 0;
 };
 
@@ -82,7 +84,7 @@ linalg::FillOp findInitializingFill(linalg::LinalgOp op) {
 
 std::optional<StagedContraction> match(linalg::LinalgOp op, int64_t stepK) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 1 || op.getNumDpsInputs() == 0 ||
+      op.getNumReductionLoops() == 0 || op.getNumDpsInputs() == 0 ||
       llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
     return std::nullopt;
   Block *body = op.getBlock();
@@ -97,74 +99,116 @@ std::optional<StagedContraction> match(linalg::LinalgOp op, int64_t stepK) {
       combiner->getBlock() != body ||
       !llvm::is_contained(combiner->getOperands(), accumulator))
     return std::nullopt;
+  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (output.getNumResults() < 2 || !output.isProjectedPermutation())
+    return std::nullopt;
   StagedContraction contraction;
   contraction.op = op;
   contraction.combiner = combiner;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  for (auto [loop, iterator] : llvm::enumerate(iterators))
-    if (iterator == utils::IteratorType::reduction)
-      contraction.reductionLoop = loop;
-  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (output.getNumResults() < 2 || !output.isProjectedPermutation() ||
-      output.isFunctionOfDim(contraction.reductionLoop))
-    return std::nullopt;
-  contraction.rowLoop =
-      cast<AffineDimExpr>(output.getResult(output.getNumResults() - 2))
-          .getPosition();
-  contraction.columnLoop =
+  unsigned innermost =
       cast<AffineDimExpr>(output.getResults().back()).getPosition();
-  if (op.getStaticLoopRanges()[contraction.reductionLoop] % stepK != 0)
-    return std::nullopt;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    bool rows = map.isFunctionOfDim(contraction.rowLoop);
-    bool columns = map.isFunctionOfDim(contraction.columnLoop);
-    if (!isa<MemRefType>(input->get().getType()) ||
-        !map.isProjectedPermutation() ||
-        !map.isFunctionOfDim(contraction.reductionLoop) || rows == columns)
+    if (!isa<MemRefType>(input->get().getType()) || map.getNumSymbols() != 0)
       return std::nullopt;
-    contraction.alongRows.push_back(rows);
+    contraction.alongRows.push_back(!map.isFunctionOfDim(innermost));
   }
+  if (!llvm::is_contained(contraction.alongRows, true) ||
+      !llvm::is_contained(contraction.alongRows, false))
+    return std::nullopt;
+  for (unsigned loop = 0; loop < bounds.size(); ++loop) {
+    if (iterators[loop] == utils::IteratorType::reduction) {
+      contraction.reductionLoops.push_back(loop);
+      contraction.depth *= bounds[loop];
+      continue;
+    }
+    bool byRows = false, byColumns = false, byAll = true;
+    for (auto [position, input] : llvm::enumerate(op.getDpsInputOperands())) {
+      bool reads = op.getMatchingIndexingMap(input).isFunctionOfDim(loop);
+      byAll &= reads;
+      (contraction.alongRows[position] ? byRows : byColumns) |= reads;
+    }
+    if (byAll) {
+      contraction.batchLoops.push_back(loop);
+      contraction.batches *= bounds[loop];
+    } else if (byRows && byColumns) {
+      return std::nullopt; // shared by some inputs of both sides
+    } else if (byColumns) {
+      contraction.columnLoops.push_back(loop);
+      contraction.columns *= bounds[loop];
+    } else {
+      contraction.rowLoops.push_back(loop);
+      contraction.rows *= bounds[loop];
+    }
+  }
+  if (contraction.rowLoops.empty() || contraction.columnLoops.empty() ||
+      contraction.depth % stepK != 0)
+    return std::nullopt;
   return contraction;
 }
 
-/// The block tile: the largest multiple of 16 up to `largest` dividing
-/// both i and j, smaller (down to 16) while the grid would have fewer than
-/// `minBlocks` blocks (attention's 256x256 scores are 16 blocks of 64x64
-/// on an H100's 132 SMs); exactly `largest` when `exact`. 0: none fits.
+/// The block tile: `largest`, halved (down to 16) while the grid would
+/// have fewer than `minBlocks` blocks (attention's 256x256 scores are 16
+/// blocks of 64x64 on an H100's 132 SMs); exactly `largest` when `exact`.
 int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
                    int64_t minBlocks, bool exact) {
-  linalg::LinalgOp op = contraction.op;
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  int64_t rows = bounds[contraction.rowLoop],
-          columns = bounds[contraction.columnLoop];
-  int64_t outputs = 1;
-  for (auto [loop, bound] : llvm::enumerate(bounds))
-    if (loop != contraction.reductionLoop)
-      outputs *= bound;
-  auto fits = [&](int64_t tile) {
-    return rows % tile == 0 && columns % tile == 0;
-  };
   if (exact)
-    return fits(largest) ? largest : 0;
-  int64_t chosen = 0;
-  for (int64_t tile = largest; tile >= kThreadsPerSide;
-       tile -= kThreadsPerSide) {
-    if (!fits(tile))
-      continue;
-    chosen = tile;
-    if (outputs / (tile * tile) >= minBlocks)
-      break;
-  }
-  return chosen;
+    return largest;
+  auto blocks = [&](int64_t tile) {
+    return llvm::divideCeil(contraction.rows, tile) *
+           llvm::divideCeil(contraction.columns, tile) * contraction.batches;
+  };
+  int64_t tile = largest;
+  while (tile / 2 >= kThreadsPerSide && tile % 2 == 0 &&
+         (tile / 2) % kThreadsPerSide == 0 && blocks(tile) < minBlocks)
+    tile /= 2;
+  return tile;
 }
 
-/// Indices of `map` at `ivs` (a projected permutation: no arithmetic).
-SmallVector<Value> project(AffineMap map, ArrayRef<Value> ivs) {
+/// Indices of `map` at `ivs`.
+SmallVector<Value> applyMap(OpBuilder &builder, Location loc, AffineMap map,
+                            ArrayRef<Value> ivs) {
   SmallVector<Value> indices;
-  for (AffineExpr result : map.getResults())
-    indices.push_back(ivs[cast<AffineDimExpr>(result).getPosition()]);
+  for (AffineExpr result : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(result)) {
+      indices.push_back(ivs[dim.getPosition()]);
+      continue;
+    }
+    indices.push_back(affine::AffineApplyOp::create(
+        builder, loc, AffineMap::get(map.getNumDims(), 0, result), ivs));
+  }
   return indices;
+}
+
+/// Writes the ivs of `loops` (bounds `bounds`) that the flat index
+/// `linear` stands for into `ivs` (row-major over `loops`).
+void scatterIvs(OpBuilder &builder, Location loc, Value linear,
+                ArrayRef<unsigned> loops, ArrayRef<int64_t> bounds,
+                SmallVector<Value> &ivs) {
+  if (loops.size() == 1) {
+    ivs[loops.front()] = linear;
+    return;
+  }
+  SmallVector<int64_t> shape;
+  for (unsigned loop : loops)
+    shape.push_back(bounds[loop]);
+  auto delinearized = affine::AffineDelinearizeIndexOp::create(
+      builder, loc, linear, shape, /*hasOuterBound=*/true);
+  for (auto [loop, iv] : llvm::zip(loops, delinearized.getResults()))
+    ivs[loop] = iv;
+}
+
+/// `then` under `condition`, or unconditionally when there is none.
+void emitGuarded(OpBuilder &builder, Location loc, Value condition,
+                 llvm::function_ref<void()> then) {
+  OpBuilder::InsertionGuard guard(builder);
+  if (condition) {
+    auto ifOp = scf::IfOp::create(builder, loc, condition);
+    builder.setInsertionPointToStart(ifOp.thenBlock());
+  }
+  then();
 }
 
 void stage(const StagedContraction &contraction, int64_t stepK) {
@@ -174,21 +218,19 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   MLIRContext *context = op.getContext();
   OpBuilder builder(op);
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  unsigned rowLoop = contraction.rowLoop, columnLoop = contraction.columnLoop,
-           reductionLoop = contraction.reductionLoop;
-  SmallVector<unsigned> batchLoops;
-  SmallVector<int64_t> batchShape;
-  int64_t batches = 1;
-  for (unsigned loop = 0; loop < bounds.size(); ++loop)
-    if (loop != rowLoop && loop != columnLoop && loop != reductionLoop) {
-      batchLoops.push_back(loop);
-      batchShape.push_back(bounds[loop]);
-      batches *= bounds[loop];
-    }
   int64_t perThread = tile / kThreadsPerSide;
-  auto constant = [&](OpBuilder &b, int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, value);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
   };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(builder, loc, a, b);
+  };
+  auto below = [&](Value index, int64_t bound) -> Value {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                 index, constant(bound));
+  };
+  // Rows and columns that do not fill the last tile need guards.
+  bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
   // One shared slice per input: [stepK][tile + 1] (the padding keeps the
   // column-wise stores of k-major inputs off a single bank).
   auto workgroup =
@@ -199,108 +241,131 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
         {stepK, tile + 1}, getElementTypeOrSelf(input->get().getType()),
         MemRefLayoutAttrInterface{}, workgroup));
   auto launch = gpu::LaunchOp::create(
-      builder, loc, constant(builder, bounds[columnLoop] / tile),
-      constant(builder, bounds[rowLoop] / tile), constant(builder, batches),
-      constant(builder, kThreadsPerSide), constant(builder, kThreadsPerSide),
-      constant(builder, 1), /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, sliceTypes);
-  Block &kernel = launch.getBody().front();
-  builder.setInsertionPointToStart(&kernel);
+      builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
+      constant(llvm::divideCeil(contraction.rows, tile)),
+      constant(contraction.batches), constant(kThreadsPerSide),
+      constant(kThreadsPerSide), constant(1),
+      /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{}, sliceTypes);
+  builder.setInsertionPointToStart(&launch.getBody().front());
   gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
   ArrayRef<BlockArgument> slices = launch.getWorkgroupAttributions();
-  SmallVector<Value> base(bounds.size(), constant(builder, 0));
-  if (!batchLoops.empty()) {
-    SmallVector<Value> batchIvs;
-    if (batchLoops.size() == 1)
-      batchIvs.push_back(block.z);
-    else
-      batchIvs = affine::AffineDelinearizeIndexOp::create(
-                     builder, loc, block.z, batchShape, /*hasOuterBound=*/true)
-                     .getResults();
-    for (auto [loop, iv] : llvm::zip(batchLoops, batchIvs))
-      base[loop] = iv;
-  }
-  base[rowLoop] = arith::MulIOp::create(builder, loc, block.y,
-                                        constant(builder, tile));
-  base[columnLoop] = arith::MulIOp::create(builder, loc, block.x,
-                                           constant(builder, tile));
+  // The loops' ivs: batches from the grid's z, the rest filled in per use.
+  SmallVector<Value> base(bounds.size(), constant(0));
+  if (!contraction.batchLoops.empty())
+    scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
+  Value firstRow = arith::MulIOp::create(builder, loc, block.y, constant(tile));
+  Value firstColumn =
+      arith::MulIOp::create(builder, loc, block.x, constant(tile));
   // Thread (x, y) owns rows y + 16 r and columns x + 16 c of the tile:
   // neighbouring threads read neighbouring shared words and store
   // neighbouring output elements.
   SmallVector<Value> rows, columns;
   for (int64_t r = 0; r < perThread; ++r)
-    rows.push_back(arith::AddIOp::create(builder, loc, thread.y,
-                                         constant(builder, r * kThreadsPerSide)));
+    rows.push_back(add(thread.y, constant(r * kThreadsPerSide)));
   for (int64_t c = 0; c < perThread; ++c)
-    columns.push_back(arith::AddIOp::create(
-        builder, loc, thread.x, constant(builder, c * kThreadsPerSide)));
+    columns.push_back(add(thread.x, constant(c * kThreadsPerSide)));
   OpOperand *init = op.getDpsInitOperand(0);
   AffineMap outputMap = op.getMatchingIndexingMap(init);
-  auto outputIndices = [&](OpBuilder &b, int64_t r, int64_t c) {
+  // The output element of the thread's (r, c), and whether it exists.
+  auto outputAt = [&](int64_t r, int64_t c)
+      -> std::pair<SmallVector<Value>, Value> {
     SmallVector<Value> ivs(base);
-    ivs[rowLoop] = arith::AddIOp::create(b, loc, base[rowLoop], rows[r]);
-    ivs[columnLoop] =
-        arith::AddIOp::create(b, loc, base[columnLoop], columns[c]);
-    return project(outputMap, ivs);
+    Value row = add(firstRow, rows[r]), column = add(firstColumn, columns[c]);
+    scatterIvs(builder, loc, row, contraction.rowLoops, bounds, ivs);
+    scatterIvs(builder, loc, column, contraction.columnLoops, bounds, ivs);
+    Value inside;
+    if (ragged)
+      inside = arith::AndIOp::create(builder, loc,
+                                     below(row, contraction.rows),
+                                     below(column, contraction.columns));
+    return {applyMap(builder, loc, outputMap, ivs), inside};
   };
   linalg::FillOp fill = contraction.fill;
   SmallVector<Value> initial;
   for (int64_t r = 0; r < perThread; ++r)
-    for (int64_t c = 0; c < perThread; ++c)
-      initial.push_back(fill ? fill.getInputs().front()
-                            : memref::LoadOp::create(builder, loc, init->get(),
-                                                     outputIndices(builder, r, c))
-                                  .getResult());
-  Value linearThread = arith::AddIOp::create(
-      builder, loc,
-      arith::MulIOp::create(builder, loc, thread.y,
-                            constant(builder, kThreadsPerSide)),
+    for (int64_t c = 0; c < perThread; ++c) {
+      if (fill) {
+        initial.push_back(fill.getInputs().front());
+        continue;
+      }
+      auto [indices, inside] = outputAt(r, c);
+      if (!inside) {
+        initial.push_back(
+            memref::LoadOp::create(builder, loc, init->get(), indices));
+        continue;
+      }
+      // Outside the output the accumulator is never stored: any start.
+      auto ifInside = scf::IfOp::create(builder, loc, builder.getF32Type(),
+                                        inside, /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(ifInside.thenBlock());
+        scf::YieldOp::create(
+            builder, loc,
+            ValueRange{memref::LoadOp::create(builder, loc, init->get(),
+                                              indices)});
+        builder.setInsertionPointToStart(ifInside.elseBlock());
+        scf::YieldOp::create(
+            builder, loc,
+            ValueRange{arith::ConstantOp::create(
+                builder, loc, builder.getF32FloatAttr(0.0f))});
+      }
+      initial.push_back(ifInside.getResult(0));
+    }
+  Value linearThread = add(
+      arith::MulIOp::create(builder, loc, thread.y, constant(kThreadsPerSide)),
       thread.x);
   int64_t threads = kThreadsPerSide * kThreadsPerSide;
-  auto steps = scf::ForOp::create(builder, loc, constant(builder, 0),
-                                  constant(builder, bounds[reductionLoop]),
-                                  constant(builder, stepK), initial);
+  auto steps = scf::ForOp::create(builder, loc, constant(0),
+                                  constant(contraction.depth), constant(stepK),
+                                  initial);
   builder.setInsertionPointToStart(steps.getBody());
   Value k0 = steps.getInductionVar();
   // Copy the step's slices: element e of tile x stepK, taken in the order
   // of the input's innermost dimension (coalesced global reads).
   for (auto [position, input] : llvm::enumerate(op.getDpsInputOperands())) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    unsigned along = contraction.alongRows[position] ? rowLoop : columnLoop;
-    bool kInnermost =
-        cast<AffineDimExpr>(map.getResults().back()).getPosition() ==
-        reductionLoop;
+    bool alongRows = contraction.alongRows[position];
+    ArrayRef<unsigned> sideLoops =
+        alongRows ? contraction.rowLoops : contraction.columnLoops;
+    int64_t sideExtent = alongRows ? contraction.rows : contraction.columns;
+    bool kInnermost = llvm::any_of(contraction.reductionLoops, [&](unsigned l) {
+      return map.getResults().back().isFunctionOfDim(l);
+    });
     for (int64_t first = 0; first < tile * stepK; first += threads) {
       OpBuilder::InsertionGuard guard(builder);
-      Value element = arith::AddIOp::create(builder, loc, linearThread,
-                                            constant(builder, first));
-      if (first + threads > tile * stepK) {
-        // The last round has fewer elements than threads.
-        Value inside = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::ult, element,
-            constant(builder, tile * stepK));
-        auto ifInside = scf::IfOp::create(builder, loc, inside);
-        builder.setInsertionPointToStart(ifInside.thenBlock());
-      }
+      Value element = add(linearThread, constant(first));
       Value kk, mm;
       if (kInnermost) {
-        kk = arith::RemUIOp::create(builder, loc, element,
-                                    constant(builder, stepK));
-        mm = arith::DivUIOp::create(builder, loc, element,
-                                    constant(builder, stepK));
+        kk = arith::RemUIOp::create(builder, loc, element, constant(stepK));
+        mm = arith::DivUIOp::create(builder, loc, element, constant(stepK));
       } else {
-        mm = arith::RemUIOp::create(builder, loc, element,
-                                    constant(builder, tile));
-        kk = arith::DivUIOp::create(builder, loc, element,
-                                    constant(builder, tile));
+        mm = arith::RemUIOp::create(builder, loc, element, constant(tile));
+        kk = arith::DivUIOp::create(builder, loc, element, constant(tile));
       }
-      SmallVector<Value> ivs(base);
-      ivs[reductionLoop] = arith::AddIOp::create(builder, loc, k0, kk);
-      ivs[along] = arith::AddIOp::create(builder, loc, base[along], mm);
-      Value value = memref::LoadOp::create(builder, loc, input->get(),
-                                           project(map, ivs));
-      memref::StoreOp::create(builder, loc, value, slices[position],
-                              ValueRange{kk, mm});
+      Value along = add(alongRows ? firstRow : firstColumn, mm);
+      // The last round may have fewer elements than threads, the last
+      // tile fewer rows or columns than the tile.
+      Value inside;
+      if (first + threads > tile * stepK)
+        inside = below(element, tile * stepK);
+      if (sideExtent % tile != 0) {
+        Value inRange = below(along, sideExtent);
+        inside = inside ? arith::AndIOp::create(builder, loc, inside, inRange)
+                              .getResult()
+                        : inRange;
+      }
+      emitGuarded(builder, loc, inside, [&] {
+        SmallVector<Value> ivs(base);
+        scatterIvs(builder, loc, add(k0, kk), contraction.reductionLoops,
+                   bounds, ivs);
+        scatterIvs(builder, loc, along, sideLoops, bounds, ivs);
+        Value value = memref::LoadOp::create(builder, loc, input->get(),
+                                             applyMap(builder, loc, map, ivs));
+        memref::StoreOp::create(builder, loc, value, slices[position],
+                                ValueRange{kk, mm});
+      });
     }
   }
   gpu::BarrierOp::create(builder, loc);
@@ -311,7 +376,7 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   Block *body = op.getBlock();
   BlockArgument accumulator = op.getRegionOutputArgs().front();
   for (int64_t step = 0; step < stepK; ++step) {
-    Value kk = constant(builder, step);
+    Value kk = constant(step);
     // Each input's values for the thread's rows or columns at kk.
     SmallVector<SmallVector<Value>> values;
     for (auto [position, slice] : llvm::enumerate(slices)) {
@@ -344,9 +409,13 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   scf::YieldOp::create(builder, loc, accumulators);
   builder.setInsertionPointAfter(steps);
   for (int64_t r = 0; r < perThread; ++r)
-    for (int64_t c = 0; c < perThread; ++c)
-      memref::StoreOp::create(builder, loc, steps.getResult(r * perThread + c),
-                              init->get(), outputIndices(builder, r, c));
+    for (int64_t c = 0; c < perThread; ++c) {
+      auto [indices, inside] = outputAt(r, c);
+      Value result = steps.getResult(r * perThread + c);
+      emitGuarded(builder, loc, inside, [&] {
+        memref::StoreOp::create(builder, loc, result, init->get(), indices);
+      });
+    }
   gpu::TerminatorOp::create(builder, loc);
   op->erase();
 }
@@ -366,6 +435,7 @@ struct StageContractionsForGPUPass
     if (tile == 0)
       return;
     if (tile % kThreadsPerSide != 0 || tile / kThreadsPerSide > 8 ||
+        tile < 0 ||
         stepK <= 0) {
       getOperation().emitError()
           << "ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps "
@@ -373,15 +443,13 @@ struct StageContractionsForGPUPass
           << tile << ", k-step=" << stepK.getValue() << ")";
       return signalPassFailure();
     }
-    SmallVector<StagedContraction> staged;
+    SmallVector<StagedContraction, 2> staged;
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<StagedContraction> contraction = match(op, stepK);
       if (!contraction)
         return;
       contraction->tile =
           chooseTile(*contraction, tile, minBlocks, /*exact=*/knob != nullptr);
-      if (contraction->tile == 0)
-        return;
       contraction->fill = findInitializingFill(op);
       staged.push_back(*contraction);
     });

@@ -109,8 +109,8 @@ func.func @batched_scores(%q: memref<4x64x32xf32>, %k: memref<4x64x32xf32>, %s: 
 
 // -----
 
-// Left alone: rows that are no multiple of 16, an input read along
-// both i and j, a max instead of a sum.
+// Left alone: a reduction of 12 (no multiple of the 16-step), an input
+// read along both rows and columns, a max instead of a sum.
 // CHECK-LABEL: func.func @not_staged
 // CHECK-NOT:     gpu.launch
 // CHECK:         linalg.matmul
@@ -119,9 +119,9 @@ func.func @batched_scores(%q: memref<4x64x32xf32>, %k: memref<4x64x32xf32>, %s: 
 #a = affine_map<(i, j, k) -> (i, k)>
 #w = affine_map<(i, j, k) -> (i, j, k)>
 #o = affine_map<(i, j, k) -> (i, j)>
-func.func @not_staged(%a: memref<40x32xf32>, %b: memref<32x64xf32>, %c: memref<40x64xf32>,
+func.func @not_staged(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<64x64xf32>,
                       %x: memref<64x64x16xf32>, %y: memref<64x16xf32>, %z: memref<64x64xf32>) {
-  linalg.matmul ins(%a, %b : memref<40x32xf32>, memref<32x64xf32>) outs(%c : memref<40x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x12xf32>, memref<12x64xf32>) outs(%c : memref<64x64xf32>)
   linalg.generic {indexing_maps = [#w, #a, #o],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %y : memref<64x64x16xf32>, memref<64x16xf32>) outs(%z : memref<64x64xf32>) {
@@ -138,5 +138,50 @@ func.func @not_staged(%a: memref<40x32xf32>, %b: memref<32x64xf32>, %c: memref<4
     %r = arith.maximumf %acc, %p : f32
     linalg.yield %r : f32
   }
+  return
+}
+
+// -----
+
+// 40 rows in tiles of 64: the copies of A's rows and the loads and stores
+// of the output are guarded (row < 40).
+// CHECK-LABEL: func.func @ragged
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}},
+// CHECK:           scf.if %{{.*}} -> (f32)
+// CHECK:             memref.load %arg2
+// CHECK:           } else {
+// CHECK:           scf.for
+// Four rounds of 256 elements of A's 64x16 slice, each guarded.
+// CHECK-COUNT-4:     memref.load %arg0
+// B's columns fill the tile: no guard.
+// CHECK-NOT:         scf.if
+// CHECK:             memref.load %arg1
+// CHECK:             gpu.barrier
+// CHECK:           scf.if
+// CHECK-NEXT:        memref.store
+func.func @ragged(%a: memref<40x32xf32>, %b: memref<32x64xf32>, %c: memref<40x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<40x32xf32>, memref<32x64xf32>) outs(%c : memref<40x64xf32>)
+  return
+}
+
+// -----
+
+// A convolution as a matrix product: rows (n, oh, ow) = 64, columns f = 16,
+// K (kh, kw, c) = 144. The flat row and k of each copied element are
+// delinearized and the input read at (oh + kh, ow + kw).
+// CHECK-LABEL: func.func @conv
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}},
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c144 step %c16
+// CHECK:             affine.delinearize_index %{{.*}} into (3, 3, 16)
+// CHECK:             affine.delinearize_index %{{.*}} into (1, 8, 8)
+// CHECK:             affine.apply
+// CHECK:             memref.load %arg0
+// CHECK:             affine.delinearize_index %{{.*}} into (3, 3, 16)
+// CHECK:             memref.load %arg1
+// CHECK:             gpu.barrier
+func.func @conv(%input: memref<1x10x10x16xf32>, %filter: memref<3x3x16x16xf32>, %out: memref<1x8x8x16xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%input, %filter : memref<1x10x10x16xf32>, memref<3x3x16x16xf32>)
+      outs(%out : memref<1x8x8x16xf32>)
   return
 }
