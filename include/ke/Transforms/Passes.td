@@ -316,27 +316,33 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
   let summary = "Stage GEMM-like contractions through GPU shared memory";
   let description = [{
     On buffers, before `ke-distribute-reductions-for-gpu`: every linalg op
-    with one f32 output, static bounds, exactly one reduction loop `k` and
-    a body folded into the output by `arith.addf`, whose output's two
-    innermost dimensions are plain loops `i` and `j` and whose inputs are
-    buffers indexed by plain loops that each read `k` and exactly one of `i`
-    and `j` (matmul, batch_matmul, attention's Q x K^T in either layout),
-    becomes a `gpu.launch`: one block of 16 x 16 threads per `tile` x
-    `tile` outputs (other parallel loops on the grid's z), each thread
-    accumulating (`tile`/16)^2 outputs in registers. The tile is the
-    largest multiple of 16 up to `tile` that divides `i` and `j`, smaller
-    while the grid would have fewer than `min-blocks` blocks (a GPU has
-    more SMs than a small product has large tiles); the function's
-    `ke.gpu_shared_tile` (the search's knob) is taken exactly, 0 turning
-    staging off. The reduction runs in
-    steps of `k-step`: the block copies each input's slice of the step into
-    shared memory (a workgroup attribution of `k-step` x (`tile` + 1)
-    elements, read from global memory along the input's innermost
-    dimension), `gpu.barrier`, accumulates from shared memory, and
-    `gpu.barrier` again; the step's iterations are unrolled. A
-    `linalg.fill` of the output right before the op becomes the
-    accumulators' start. Ops whose `i` and `j` have no common multiple of
-    16, or whose `k` is not a multiple of `k-step`, are left to
+    with one f32 output indexed by plain loops, static bounds, reduction
+    loops and a body folded into the output by `arith.addf`, read as a
+    matrix product C[M x N] += A[M x K] B[K x N] over groups of loops: the
+    columns N are the parallel loops of the inputs that read the output's
+    innermost loop (B-like), the rows M those of the other inputs (A-like),
+    the batches the parallel loops every input reads, K all reduction loops
+    (matmul: i | j | k; batch_matmul: the same per batch; attention's
+    Q x K^T in either layout; conv_2d_nhwc_hwcf: n, oh, ow | f | kh, kw, c,
+    the input read at oh + kh). It becomes a `gpu.launch`: one block of
+    16 x 16 threads per `tile` x `tile` outputs (batches on the grid's z),
+    each thread accumulating (`tile`/16)^2 outputs in registers (thread
+    (x, y) owns rows y + 16r and columns x + 16c: conflict-free shared
+    reads, coalesced stores). K runs in steps of `k-step`: the block copies
+    each input's slice of the step into shared memory (a workgroup
+    attribution of `k-step` x (`tile` + 1) elements, the padding against
+    bank conflicts; read from global memory along the input's innermost
+    dimension; flat rows, columns and k delinearized into the loops),
+    `gpu.barrier`, accumulates from shared memory with the step's
+    iterations unrolled, and `gpu.barrier` again. Rows or columns that do
+    not fill the last tile are guarded. A `linalg.fill` of the output right
+    before the op becomes the accumulators' start.
+
+    The tile is `tile`, halved (down to 16) while the grid would have fewer
+    than `min-blocks` blocks (a GPU has more SMs than a small product has
+    large tiles); the function's `ke.gpu_shared_tile` (the search's knob) is
+    taken exactly, 0 turning staging off. Ops whose K is not a multiple of
+    `k-step`, or without both A-like and B-like inputs, are left to
     `ke-distribute-reductions-for-gpu`. Without staging, every output reads
     its whole row and column from global memory (through L1/L2).
   }];
@@ -347,8 +353,8 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     Option<"stepK", "k-step", "int64_t", "16",
            "Reduction iterations per shared-memory step">,
     Option<"minBlocks", "min-blocks", "int64_t", "128",
-           "Fewest blocks worth a smaller tile: the tile shrinks in steps "
-           "of 16 (down to 16) while the grid has fewer">
+           "Fewest blocks worth a smaller tile: the tile is halved (down "
+           "to 16) while the grid has fewer">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
