@@ -518,6 +518,263 @@ void accumulateInRegisters(const RowReduction &reduction,
   op->erase();
 }
 
+/// A run of ops over the same rows that one thread block per row can do in
+/// one kernel: row reductions along the innermost loop and elementwise ops
+/// over (row, column) that read whole inputs or one value per row (softmax:
+/// max, exp(x - max), sum, divide). Every op strides over the columns the
+/// same way, so a thread reads only elements it wrote itself, and the
+/// reductions' all-reduces are the only synchronization. Row values
+/// reduced in the run stay in registers for the ops after.
+struct FusedRows {
+  SmallVector<linalg::LinalgOp> ops;
+  /// Per op: its reduction (rows), or nullopt (elementwise).
+  SmallVector<std::optional<RowReduction>, 4> reductions;
+  /// Per op: elementwise over the rows alone (layernorm's mean = sum / n),
+  /// computed by every thread from registers.
+  SmallVector<bool> perRow;
+  SmallVector<int64_t> rowShape;
+  int64_t rowLength = 0;
+  /// Fills that initialize the reductions' outputs (folded, then erased).
+  SmallVector<Operation *> fills;
+};
+
+/// An elementwise op over `bounds` (the rows then the columns, or the rows
+/// alone): one output read and written at (row, column), inputs read there,
+/// at (row), at (column) or scalars.
+bool isRowElementwise(linalg::LinalgOp op, ArrayRef<int64_t> bounds) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 || op.getStaticLoopRanges() != bounds ||
+      !op.getBlock()->getOps<linalg::IndexOp>().empty() ||
+      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+    return false;
+  // Views could alias rows the thread does not own.
+  if (llvm::any_of(op->getOperands(), [](Value operand) {
+        return isa_and_nonnull<ViewLikeOpInterface>(operand.getDefiningOp());
+      }))
+    return false;
+  unsigned rank = bounds.size();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType()))
+      continue; // a scalar
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool perRow = map.getNumResults() == rank - 1;
+    for (unsigned dim = 0; perRow && dim + 1 < rank; ++dim) {
+      auto expr = dyn_cast<AffineDimExpr>(map.getResult(dim));
+      perRow = expr && expr.getPosition() == dim;
+    }
+    bool perColumn = false;
+    if (map.getNumResults() == 1 && rank > 1)
+      if (auto last = dyn_cast<AffineDimExpr>(map.getResult(0)))
+        perColumn = last.getPosition() == rank - 1;
+    if (!map.isIdentity() && !perRow && !perColumn)
+      return false;
+  }
+  return true;
+}
+
+/// Runs of fusable ops in the function's body, in order, each with a row
+/// reduction (attention: scale, max, exp, sum, divide); allocations, deallocations, constants and fills in
+/// between are transparent (the kernel runs where the run's last op was),
+/// but a fill inside a run must initialize one of its reductions.
+SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
+  SmallVector<FusedRows, 1> runs;
+  FusedRows current;
+  auto close = [&] {
+    bool reduces = llvm::any_of(current.reductions,
+                                [](const auto &r) { return r.has_value(); });
+    if (current.ops.size() >= 2 && reduces)
+      runs.push_back(current);
+    current = FusedRows();
+  };
+  for (Operation &operation : function.getBody().front()) {
+    if (isa<memref::AllocOp, memref::DeallocOp, arith::ConstantOp,
+            linalg::FillOp>(&operation))
+      continue;
+    auto op = dyn_cast<linalg::LinalgOp>(&operation);
+    if (!op) {
+      close();
+      continue;
+    }
+    std::optional<RowReduction> reduction = matchRowReduction(op);
+    if (reduction && !reduction->isRow())
+      reduction.reset();
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    // Over the rows alone: inside a run, on the run's rows.
+    bool perRow = !reduction && !current.ops.empty() &&
+                  bounds == ArrayRef<int64_t>(current.rowShape) &&
+                  isRowElementwise(op, bounds);
+    if (perRow) {
+      current.ops.push_back(op);
+      current.reductions.push_back(std::nullopt);
+      current.perRow.push_back(true);
+      continue;
+    }
+    if (!reduction && !isRowElementwise(op, bounds)) {
+      close();
+      continue;
+    }
+    SmallVector<int64_t> rowShape(bounds.begin(), bounds.end() - 1);
+    if (!current.ops.empty() &&
+        (rowShape != current.rowShape || bounds.back() != current.rowLength))
+      close();
+    current.rowShape = rowShape;
+    current.rowLength = bounds.back();
+    current.ops.push_back(op);
+    current.reductions.push_back(reduction);
+    current.perRow.push_back(false);
+  }
+  close();
+  SmallVector<FusedRows, 1> fusable;
+  for (FusedRows &run : runs) {
+    for (auto [op, reduction] : llvm::zip(run.ops, run.reductions))
+      if (reduction)
+        if (linalg::FillOp fill = findInitializingFill(op)) {
+          reduction->fill = fill;
+          reduction->fillValue = fill.getInputs().front();
+          run.fills.push_back(fill);
+        }
+    bool strayFill = false;
+    for (Operation *between = run.ops.front()->getNextNode();
+         between != run.ops.back(); between = between->getNextNode())
+      strayFill |= isa<linalg::FillOp>(between) &&
+                   !llvm::is_contained(run.fills, between);
+    if (!strayFill)
+      fusable.push_back(run);
+  }
+  return fusable;
+}
+
+/// One kernel for `run`: a block per row, the ops in order.
+void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
+  linalg::LinalgOp first = run.ops.front();
+  Location loc = first.getLoc();
+  OpBuilder builder(run.ops.back());
+  builder.setInsertionPointAfter(run.ops.back());
+  int64_t rows = 1;
+  for (int64_t bound : run.rowShape)
+    rows *= bound;
+  int64_t threads = chooseThreads(run.rowLength, threadLimit);
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(builder, loc, constant(rows), one, one,
+                                      constant(threads), one, one);
+  builder.setInsertionPointToStart(&launch.getBody().front());
+  Value thread = launch.getThreadIds().x;
+  SmallVector<Value> rowIvs =
+      delinearize(builder, loc, launch.getBlockIds().x, run.rowShape);
+  // Row values the run has reduced so far, by buffer.
+  DenseMap<Value, Value> reduced;
+  // The value of `input` of `op` at `ivs` (the row's, then the column).
+  auto inputAt = [&](OpBuilder &b, linalg::LinalgOp op, OpOperand *input,
+                     ValueRange ivs) -> Value {
+    Value source = input->get();
+    if (!isa<MemRefType>(source.getType()))
+      return source;
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (map.getNumResults() + 1 == ivs.size())
+      if (Value value = reduced.lookup(source))
+        return value;
+    return memref::LoadOp::create(b, loc, source, applyMap(b, loc, map, ivs));
+  };
+  // Thread 0 stores a row value for later kernels.
+  auto storeRowValue = [&](Value value, Value buffer, ValueRange indices) {
+    reduced[buffer] = value;
+    Value firstThread = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, thread, constant(0));
+    auto ifFirst = scf::IfOp::create(builder, loc, firstThread);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(ifFirst.thenBlock());
+    memref::StoreOp::create(builder, loc, value, buffer, indices);
+  };
+  for (auto [constOp, reduction, perRow] :
+       llvm::zip(run.ops, run.reductions, run.perRow)) {
+    linalg::LinalgOp op = constOp;
+    Block *body = op.getBlock();
+    if (perRow) {
+      // Every thread computes the row's value from registers or loads.
+      IRMapping mapping;
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        Value source = input->get();
+        Value value = !isa<MemRefType>(source.getType()) ? source
+                      : reduced.lookup(source)
+                          ? reduced.lookup(source)
+                          : memref::LoadOp::create(builder, loc, source, rowIvs)
+                                .getResult();
+        mapping.map(op.getMatchingBlockArgument(input), value);
+      }
+      for (Operation &nested : body->without_terminator())
+        builder.clone(nested, mapping);
+      Value result = mapping.lookupOrDefault(
+          cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+      storeRowValue(result, op.getDpsInitOperand(0)->get(), rowIvs);
+      continue;
+    }
+    Operation *stop = reduction ? reduction->combiner : body->getTerminator();
+    Value identity =
+        reduction ? arith::ConstantOp::create(builder, loc, reduction->identity)
+                        .getResult()
+                  : Value();
+    auto loop = scf::ForOp::create(builder, loc, thread,
+                                   constant(run.rowLength), constant(threads),
+                                   reduction ? ValueRange{identity}
+                                             : ValueRange{});
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(loop.getBody());
+      SmallVector<Value> ivs(rowIvs);
+      ivs.push_back(loop.getInductionVar());
+      IRMapping mapping;
+      for (OpOperand *input : op.getDpsInputOperands())
+        mapping.map(op.getMatchingBlockArgument(input),
+                    inputAt(builder, op, input, ivs));
+      for (Operation &nested : body->without_terminator()) {
+        if (&nested == stop)
+          break;
+        builder.clone(nested, mapping);
+      }
+      if (reduction) {
+        BlockArgument accumulator = op.getRegionOutputArgs().front();
+        Value folded = reduction->combiner->getOperand(0) == accumulator
+                           ? reduction->combiner->getOperand(1)
+                           : reduction->combiner->getOperand(0);
+        scf::YieldOp::create(
+            builder, loc,
+            fold(builder, *reduction, loop.getRegionIterArgs().front(),
+                 mapping.lookupOrDefault(folded)));
+      } else {
+        Value result = mapping.lookupOrDefault(
+            cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+        memref::StoreOp::create(builder, loc, result,
+                                op.getDpsInitOperand(0)->get(), ivs);
+      }
+    }
+    if (!reduction)
+      continue;
+    Value total = gpu::AllReduceOp::create(
+        builder, loc, loop.getResult(0),
+        gpu::AllReduceOperationAttr::get(builder.getContext(), reduction->kind),
+        /*uniform=*/true);
+    OpOperand *init = op.getDpsInitOperand(0);
+    SmallVector<Value> outputIvs(rowIvs);
+    outputIvs.push_back(constant(0));
+    SmallVector<Value> indices =
+        applyMap(builder, loc, op.getMatchingIndexingMap(init), outputIvs);
+    Value old = reduction->fill
+                    ? reduction->fillValue
+                    : memref::LoadOp::create(builder, loc, init->get(), indices)
+                          .getResult();
+    storeRowValue(combine(builder, *reduction, old, total), init->get(),
+                  indices);
+  }
+  gpu::TerminatorOp::create(builder, loc);
+  for (linalg::LinalgOp op : run.ops)
+    op->erase();
+  for (Operation *fill : run.fills)
+    fill->erase();
+}
+
 struct DistributeReductionsForGPUPass
     : ke::impl::KeDistributeReductionsForGPUBase<
           DistributeReductionsForGPUPass> {
@@ -535,6 +792,11 @@ struct DistributeReductionsForGPUPass
             ke::KeDialect::kGPUThreadTileAttrName))
       outputsPerThread.assign(knob.asArrayRef().begin(),
                               knob.asArrayRef().end());
+    // Runs of row reductions and elementwise ops over the same rows: one
+    // kernel each.
+    if (rowThreads > 0 && fuseRows)
+      for (const FusedRows &run : findFusedRows(function))
+        distributeFusedRows(run, rowThreads);
     SmallVector<RowReduction> distributed, accumulated;
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<RowReduction> reduction;

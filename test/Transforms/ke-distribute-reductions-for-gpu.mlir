@@ -2,6 +2,7 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=64}))' | FileCheck %s --check-prefix=SMALL
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=0}))' | FileCheck %s --check-prefix=NONE
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{thread-tile=2,2}))' | FileCheck %s --check-prefix=TILE
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{fuse-rows=false}))' | FileCheck %s --check-prefix=UNFUSED
 
 // A row sum: one block per row, 256 threads each folding a strided slice
 // (thread t reads t, t+256, ...), the partials combined by gpu.all_reduce,
@@ -182,5 +183,81 @@ func.func @filled(%x: memref<64x512xf32>, %rows: memref<64xf32>, %cols: memref<5
       %s = arith.addf %in, %acc : f32
       linalg.yield %s : f32
     }
+  return
+}
+
+// -----
+
+// Softmax on buffers: max, exp(x - max), sum, divide over the same 64 rows
+// of 1024 make one launch with a block per row. Each op strides over the
+// columns from the thread's index; the max and the sum are all-reduced and
+// kept in registers (the ops after read them, not the buffers), and their
+// fills are folded. Without fuse-rows, the two reductions are launches of
+// their own.
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in ({{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in
+// CHECK:           %[[PMAX:.*]] = scf.for %{{.*}} = %[[T]] to %c1024{{.*}} step %c256{{.*}} iter_args
+// CHECK:             arith.maximumf
+// CHECK:           %[[MAX:.*]] = gpu.all_reduce maximumf %[[PMAX]] uniform
+// CHECK:           %[[ROWMAX:.*]] = arith.maximumf %{{.*}}, %[[MAX]]
+// CHECK:           scf.if
+// CHECK:             memref.store %[[ROWMAX]], %[[MAXBUF:.*]][%{{.*}}]
+// CHECK:           scf.for %[[C:.*]] = %[[T]] to %c1024{{.*}} step %c256{{.*}} {
+// CHECK-NOT:         memref.load %[[MAXBUF]]
+// CHECK:             arith.subf %{{.*}}, %[[ROWMAX]]
+// CHECK:             math.exp
+// CHECK:             memref.store %{{.*}}, %[[EXP:.*]][%[[ROW]], %[[C]]]
+// CHECK:           %[[PSUM:.*]] = scf.for {{.*}} iter_args
+// CHECK:             memref.load %[[EXP]]
+// CHECK:           %[[SUM:.*]] = gpu.all_reduce add %[[PSUM]] uniform
+// CHECK:           %[[ROWSUM:.*]] = arith.addf %{{.*}}, %[[SUM]]
+// CHECK:           scf.for
+// CHECK:             arith.divf %{{.*}}, %[[ROWSUM]]
+// CHECK:             memref.store %{{.*}}, %arg1
+// CHECK:           gpu.terminator
+// CHECK-NOT:     gpu.launch
+// CHECK-NOT:     linalg.generic
+// UNFUSED-LABEL: func.func @softmax
+// UNFUSED-COUNT-2: gpu.all_reduce
+// UNFUSED:         linalg.generic
+#id = affine_map<(r, c) -> (r, c)>
+#row = affine_map<(r, c) -> (r)>
+func.func @softmax(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc() : memref<64xf32>
+  %exp = memref.alloc() : memref<64x1024xf32>
+  %sum = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%neg_inf : f32) outs(%max : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x1024xf32>) outs(%max : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : memref<64x1024xf32>, memref<64xf32>) outs(%exp : memref<64x1024xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : memref<64x1024xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : memref<64x1024xf32>, memref<64xf32>) outs(%y : memref<64x1024xf32>) {
+  ^bb0(%e: f32, %s: f32, %out: f32):
+    %q = arith.divf %e, %s : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %max : memref<64xf32>
+  memref.dealloc %exp : memref<64x1024xf32>
+  memref.dealloc %sum : memref<64xf32>
   return
 }

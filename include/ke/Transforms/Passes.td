@@ -273,6 +273,16 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     still counts. Threads per block: a quarter of the row, 32 to
     `max-threads`, a power of two.
 
+    With `fuse-rows`, a run of such row reductions and elementwise ops over
+    the same rows and columns after them (inputs read at (row, column), at
+    (row), or scalars; softmax's max, exp, sum and divide, the norms'
+    statistics and scaling) becomes one launch with a block per row: the
+    ops in order, each thread striding over the columns the same way (so
+    it reads only elements it wrote itself), each reduction's total kept
+    in registers for the ops after it (thread 0 also stores it). Fills
+    initializing the run's reductions are folded; any other op in between
+    ends the run.
+
     A reduction along an outer loop (a column sum) whose combiner has a
     native atomic (integer or float add, integer max/min) becomes a launch
     with 32 neighbouring output elements on `threadIdx.x` (coalesced) and
@@ -300,6 +310,9 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     Option<"maxThreads", "max-threads", "int64_t", "256",
            "Most threads per row (0: no distribution, only register "
            "accumulation)">,
+    Option<"fuseRows", "fuse-rows", "bool", "true",
+           "Run each row reduction and the elementwise ops over the same rows "
+           "after it in one kernel">,
     ListOption<"threadTile", "thread-tile", "int64_t",
                "Outputs per thread of the register-accumulated reductions, "
                "right-aligned on their parallel loops (a size that does not "
