@@ -67,6 +67,14 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
              << "' to be 0 or a power of two from 32 to 1024 on a function";
     return success();
   }
+  if (name == kGPUVectorWidthAttrName) {
+    auto width = dyn_cast<IntegerAttr>(attr.getValue());
+    int64_t value = width ? width.getInt() : -1;
+    if (!onFunction || !(value == 1 || value == 2 || value == 4))
+      return op->emitOpError()
+             << "expects '" << name << "' to be 1, 2 or 4 on a function";
+    return success();
+  }
   if (name == kGPUSharedTileAttrName) {
     auto tile = dyn_cast<IntegerAttr>(attr.getValue());
     int64_t value = tile ? tile.getInt() : -1;
@@ -90,7 +98,8 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
                            << "'; known: ke.kernel, ke.atol, ke.rtol, "
                               "ke.selected, ke.strategy, ke.op_id, "
                               "ke.gpu_block_tile, ke.gpu_thread_tile, "
-                              "ke.gpu_reduction_threads, ke.gpu_shared_tile";
+                              "ke.gpu_reduction_threads, ke.gpu_shared_tile, "
+                              "ke.gpu_vector_width";
 }
 
 LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,

@@ -65,12 +65,18 @@ def Ke_Dialect : Dialect {
     /// ke-stage-contractions-for-gpu).
     static constexpr llvm::StringLiteral kGPUSharedTileAttrName =
         "ke.gpu_shared_tile";
+    /// Elements per thread of elementwise ops, read and written as one
+    /// vector, on GPU targets (1: scalar; see
+    /// ke-vectorize-elementwise-for-gpu).
+    static constexpr llvm::StringLiteral kGPUVectorWidthAttrName =
+        "ke.gpu_vector_width";
     /// Whether `name` is one of the GPU schedule knobs above, which travel
     /// with a kernel's body to the GPU pipelines.
     static bool isGPUScheduleAttr(llvm::StringRef name) {
       return name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName ||
              name == kGPUReductionThreadsAttrName ||
-             name == kGPUSharedTileAttrName;
+             name == kGPUSharedTileAttrName ||
+             name == kGPUVectorWidthAttrName;
     }
   }];
 }

@@ -55,6 +55,10 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
   if (!proposal.gpuThreadTile.empty())
     payload->setAttr(KeDialect::kGPUThreadTileAttrName,
                      DenseI64ArrayAttr::get(context, proposal.gpuThreadTile));
+  if (proposal.gpuVectorWidth)
+    payload->setAttr(KeDialect::kGPUVectorWidthAttrName,
+                     IntegerAttr::get(IntegerType::get(context, 64),
+                                      *proposal.gpuVectorWidth));
   if (proposal.gpuSharedTile)
     payload->setAttr(KeDialect::kGPUSharedTileAttrName,
                      IntegerAttr::get(IntegerType::get(context, 64),

@@ -23,8 +23,9 @@ llvm::ArrayRef<llvm::SmallVector<int64_t, 2>> GPUBlockProposer::getShapes() {
 
 std::vector<Proposal>
 GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
-  bool reduces = false, contracts = false;
+  bool reduces = false, contracts = false, elementwise = false;
   for (const OpShape &shape : shapes) {
+    elementwise |= !shape.hasReductionLoops() && shape.name != "linalg.fill";
     int64_t reductions = llvm::count(shape.isReduction, true);
     reduces |= reductions > 0;
     contracts |=
@@ -55,6 +56,14 @@ GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
       proposal.strategy = "gpu reduction threads " + std::to_string(threads);
       space.push_back(std::move(proposal));
     }
+  for (int64_t width : {2, 1}) {
+    if (!elementwise)
+      break;
+    Proposal proposal;
+    proposal.gpuVectorWidth = width;
+    proposal.strategy = "gpu vector width " + std::to_string(width);
+    space.push_back(std::move(proposal));
+  }
   for (const auto &shape : getShapes()) {
     Proposal proposal;
     proposal.gpuBlockTile = shape;

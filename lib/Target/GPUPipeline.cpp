@@ -49,12 +49,14 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
   std::string reductions =
       llvm::formatv("func.func(ke-stage-contractions-for-gpu{{tile={2}},"
                     "ke-distribute-reductions-for-gpu{{"
-                    "max-threads={0}{1}}),",
+                    "max-threads={0}{1}},"
+                    "ke-vectorize-elementwise-for-gpu{{width={3}}),",
                     options.reductionThreads.getValue(),
                     threadTile.empty()
                         ? std::string()
                         : " thread-tile=" + llvm::join(threadTile, ","),
-                    options.sharedTile.getValue())
+                    options.sharedTile.getValue(),
+                    options.vectorWidth.getValue())
           .str();
   return llvm::formatv(
              "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"

@@ -241,3 +241,10 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_shared_tile 
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_shared_tile = 256 : i64} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{expects 'ke.gpu_vector_width' to be 1, 2 or 4 on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_vector_width = 8 : i64} {
+  return %x : tensor<4xf32>
+}

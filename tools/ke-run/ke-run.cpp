@@ -161,6 +161,12 @@ static cl::opt<int64_t> gpuSharedTile(
              "of 16; 0: no staging; bundles of other values are named "
              "<kernel>@s<N>)"),
     cl::cat(runCategory));
+static cl::opt<int64_t> gpuVectorWidth(
+    "gpu-vector-width", cl::init(4),
+    cl::desc("nvgpu/amdgpu: elements per thread of elementwise ops, read "
+             "and written as one vector (1, 2 or 4; bundles of other values "
+             "are named <kernel>@v<N>)"),
+    cl::cat(runCategory));
 static cl::opt<bool> emitAssembly(
     "emit-asm",
     cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
@@ -531,6 +537,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     options.reductionThreads = gpuReductionThreads;
     options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
     options.sharedTile = gpuSharedTile;
+    options.vectorWidth = gpuVectorWidth;
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(nvidia ? ke::buildLowerNVGPUPipeline(pm, options, errorStream)
@@ -579,6 +586,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     options.reductionThreads = gpuReductionThreads;
     options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
     options.sharedTile = gpuSharedTile;
+    options.vectorWidth = gpuVectorWidth;
     options.format = "bin";
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
@@ -634,6 +642,9 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
         if (gpuSharedTile != 64)
           name += (name.find('@') == std::string::npos ? "@s" : "s") +
                   std::to_string(gpuSharedTile);
+        if (gpuVectorWidth != 4)
+          name += (name.find('@') == std::string::npos ? "@v" : "v") +
+                  std::to_string(gpuVectorWidth);
         llvm::sys::path::append(directory, name);
       } else if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
                      "ke-gpu", directory)) {

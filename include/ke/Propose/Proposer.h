@@ -81,6 +81,8 @@ struct Proposal {
   llvm::SmallVector<int64_t, 2> gpuThreadTile;
   std::optional<int64_t> gpuReductionThreads;
   std::optional<int64_t> gpuSharedTile;
+  /// Elements per thread of elementwise ops (ke.gpu_vector_width).
+  std::optional<int64_t> gpuVectorWidth;
 };
 
 class Proposer {

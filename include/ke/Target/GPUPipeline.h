@@ -52,6 +52,12 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
                      "contractions staged through shared memory "
                      "(ke-stage-contractions-for-gpu); 0: no staging"),
       llvm::cl::init(64)};
+  Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("Elements per thread of elementwise ops, read and "
+                     "written as one vector (ke-vectorize-elementwise-for-"
+                     "gpu): 1, 2 or 4"),
+      llvm::cl::init(4)};
 };
 
 llvm::LogicalResult buildLowerNVGPUPipeline(mlir::OpPassManager &pm,

@@ -376,6 +376,31 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
                            "::mlir::affine::AffineDialect"];
 }
 
+def KeVectorizeElementwiseForGPU : Pass<"ke-vectorize-elementwise-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Give each GPU thread a vector of an elementwise op's elements";
+  let description = [{
+    On buffers, before `convert-linalg-to-parallel-loops`: every linalg op
+    with parallel loops only, static bounds whose innermost is a multiple
+    of `width`, whole buffers (function arguments or allocations, not
+    views) of 32-bit elements indexed by the identity and scalars, becomes
+    an `scf.parallel` whose innermost loop runs over groups of `width`
+    elements: each input is read with one `vector.load` aligned to
+    `width` x 4 bytes (`ld.global.v4.f32` for 4), the body runs once per
+    lane, and the results are written with one aligned `vector.store`.
+    Scalar accesses put one 32-bit element per thread in flight. The
+    function's `ke.gpu_vector_width` (the search's knob) wins over the
+    option; 1 leaves the ops alone.
+  }];
+  let options = [
+    Option<"width", "width", "int64_t", "4",
+           "Elements per thread: 1 (scalar), 2 or 4">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{
