@@ -6,6 +6,12 @@
 #
 #   bench/run.sh [--budget N] [--threads N] [--kernels "a b"] [--no-baselines]
 #                [--keep-db]
+#   bench/run.sh --target nvgpu     # where ke is built and an NVIDIA GPU is:
+#                                   # bundles of every kernel with the GPU
+#                                   # knob variants, run, PyTorch eager and
+#                                   # torch.compile, one table
+#                                   # (bench/gpu_run.sh does the same in two
+#                                   # halves for a GPU machine without MLIR)
 #
 # Each run starts from an empty database (build/bench/bench.db), so the
 # searches do not warm-start from skills of earlier bench runs; --keep-db
@@ -16,9 +22,10 @@
 # cannot be installed is reported as n/a.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-budget=64 threads=1 kernels="" baselines=1 keep_db=0
+budget=64 threads=1 kernels="" baselines=1 keep_db=0 target=cpu
 while [ $# -gt 0 ]; do
   case "$1" in
+    --target) target="$2"; shift 2 ;;
     --budget) budget="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --kernels) kernels="$2"; shift 2 ;;
@@ -29,6 +36,24 @@ while [ $# -gt 0 ]; do
 done
 "$root/scripts/build.sh" >&2 || exit 1
 bin="$root/build/bin"
+case "$target" in
+  cpu) ;;
+  nvgpu)
+    # ke-run says whether the CUDA driver loads here, and why not.
+    probe=$("$bin/ke-run" "$root/test/Target/Inputs/vadd.mlir" --target nvgpu --json 2>/dev/null)
+    if ! printf '%s' "$probe" | grep -q '"runnable":true'; then
+      reason=$(printf '%s' "$probe" | sed -n 's/.*"not_runnable":"\([^"]*\)".*/\1/p')
+      echo "bench/run.sh --target nvgpu: no usable NVIDIA GPU here (${reason:-unknown});" \
+        "make bundles with bench/gpu_run.sh --make-bundles DIR and run them on" \
+        "the GPU machine with bench/gpu_run.sh --run DIR" >&2
+      exit 1
+    fi
+    bundles="$root/build/bench/gpu-bundles"
+    rm -rf "$bundles"
+    "$root/bench/gpu_run.sh" --make-bundles "$bundles" >&2 || exit 1
+    exec "$root/bench/gpu_run.sh" --run "$bundles" ;;
+  *) echo "bench/run.sh: unknown target '$target' (cpu, nvgpu)" >&2; exit 2 ;;
+esac
 work="$root/build/bench"
 mkdir -p "$work"
 [ "$keep_db" = 1 ] || rm -f "$work/bench.db" "$work/bench.db-wal" "$work/bench.db-shm"
