@@ -11,12 +11,12 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Utils/IndexingUtils.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -463,6 +463,9 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
         if (earlier.operand == layout.operand)
           return llvm::createStringError(llvm::formatv(
               "op #{0}: input {1} has two layouts", index, layout.operand));
+      if (llvm::any_of(shape.bounds, ShapedType::isDynamic))
+        return llvm::createStringError(llvm::formatv(
+            "op #{0}: t{1}=[...] needs static shapes", index, layout.operand));
       llvm::ArrayRef<int64_t> dims = shape.inputLoops[layout.operand];
       if (llvm::is_contained(dims, -1) || dims.size() < 2)
         return llvm::createStringError(llvm::formatv(
@@ -559,6 +562,27 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
 }
 
 namespace {
+/// Whether `op` indexes like linalg.matmul or linalg.batch_matmul with their
+/// default maps: A[.., i, k], B[.., k, j], C[.., i, j].
+bool hasCanonicalMatmulMaps(linalg::GenericOp op) {
+  unsigned loops = op.getNumLoops();
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      (loops != 3 && loops != 4))
+    return false;
+  MLIRContext *context = op.getContext();
+  unsigned batch = loops - 3;
+  auto map = [&](std::initializer_list<unsigned> dims) {
+    SmallVector<AffineExpr> results;
+    for (unsigned b = 0; b < batch; ++b)
+      results.push_back(getAffineDimExpr(b, context));
+    for (unsigned dim : dims)
+      results.push_back(getAffineDimExpr(batch + dim, context));
+    return AffineMap::get(loops, 0, results, context);
+  };
+  SmallVector<AffineMap> canonical = {map({0, 2}), map({2, 1}), map({0, 1})};
+  return op.getIndexingMapsArray() == canonical;
+}
+
 /// Reads the inputs the schedule relays out through transposed copies
 /// (linalg.transpose, left untagged: the script does not schedule them).
 /// Named ops become generic ops first, since only those take other maps.
@@ -573,13 +597,14 @@ void relayoutInputs(func::FuncOp function, const Schedule &schedule) {
   IRRewriter rewriter(function.getContext());
   for (linalg::LinalgOp op : tagged) {
     int64_t id = op->getAttrOfType<IntegerAttr>(kOpIdAttr).getInt();
+    Location loc = op.getLoc(); // generalizing erases a named op
     rewriter.setInsertionPoint(op);
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!generic) {
       FailureOr<linalg::GenericOp> generalized =
           linalg::generalizeNamedOp(rewriter, op);
       if (failed(generalized))
-        continue; // verifySchedule admits only ops that generalize
+        continue; // every structured op with a region generalizes
       generic = *generalized;
       generic->setAttr(kOpIdAttr, rewriter.getI64IntegerAttr(id));
     }
@@ -595,24 +620,27 @@ void relayoutInputs(func::FuncOp function, const Schedule &schedule) {
         shape.push_back(type.getDimSize(dim));
         results.push_back(map.getResult(dim));
       }
-      Value empty = tensor::EmptyOp::create(rewriter, op.getLoc(), shape,
-                                            type.getElementType());
-      auto copy = linalg::TransposeOp::create(rewriter, op.getLoc(),
-                                              input->get(), empty,
-                                              layout.permutation);
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
+      auto copy = linalg::TransposeOp::create(rewriter, loc, input->get(),
+                                              empty, layout.permutation);
       input->set(copy->getResult(0));
       maps[input->getOperandNumber()] =
           AffineMap::get(map.getNumDims(), 0, results, map.getContext());
     }
     generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-    // A relaid contraction that is now a plain matmul becomes linalg.matmul
-    // again: the vectorizer turns only named contractions into
-    // vector.contract (then FMAs).
-    rewriter.setInsertionPoint(generic);
-    FailureOr<linalg::LinalgOp> named =
-        linalg::specializeGenericOp(rewriter, generic);
-    if (succeeded(named))
-      (*named)->setAttr(kOpIdAttr, rewriter.getI64IntegerAttr(id));
+    // A relaid contraction that is now a plain (batch) matmul becomes
+    // linalg.matmul again: the vectorizer turns only named contractions
+    // into vector.contract (then FMAs). Only with exactly the canonical
+    // maps: upstream's specialization names a matmul whose B is transposed
+    // linalg.matmul with the default maps, which computes something else.
+    if (hasCanonicalMatmulMaps(generic)) {
+      rewriter.setInsertionPoint(generic);
+      FailureOr<linalg::LinalgOp> named =
+          linalg::specializeGenericOp(rewriter, generic);
+      if (succeeded(named))
+        (*named)->setAttr(kOpIdAttr, rewriter.getI64IntegerAttr(id));
+    }
   }
 }
 } // namespace

@@ -538,44 +538,104 @@ struct FusedRows {
   SmallVector<Operation *> fills;
 };
 
-/// An elementwise op over `bounds` (the rows then the columns, or the rows
-/// alone): one output read and written at (row, column), inputs read there,
-/// at (row), at (column) or scalars.
-bool isRowElementwise(linalg::LinalgOp op, ArrayRef<int64_t> bounds) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() != 0 || op.getStaticLoopRanges() != bounds ||
-      !op.getBlock()->getOps<linalg::IndexOp>().empty() ||
-      !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+/// Whether `map` reads the row: exactly the loops 0 .. rows - 1, in order.
+bool isRowMap(AffineMap map, unsigned rows) {
+  if (map.getNumResults() != rows)
     return false;
-  // Views could alias rows the thread does not own.
-  if (llvm::any_of(op->getOperands(), [](Value operand) {
-        return isa_and_nonnull<ViewLikeOpInterface>(operand.getDefiningOp());
-      }))
-    return false;
-  unsigned rank = bounds.size();
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    if (!isa<MemRefType>(input->get().getType()))
-      continue; // a scalar
-    AffineMap map = op.getMatchingIndexingMap(input);
-    bool perRow = map.getNumResults() == rank - 1;
-    for (unsigned dim = 0; perRow && dim + 1 < rank; ++dim) {
-      auto expr = dyn_cast<AffineDimExpr>(map.getResult(dim));
-      perRow = expr && expr.getPosition() == dim;
-    }
-    bool perColumn = false;
-    if (map.getNumResults() == 1 && rank > 1)
-      if (auto last = dyn_cast<AffineDimExpr>(map.getResult(0)))
-        perColumn = last.getPosition() == rank - 1;
-    if (!map.isIdentity() && !perRow && !perColumn)
+  for (unsigned dim = 0; dim < rows; ++dim) {
+    auto expr = dyn_cast<AffineDimExpr>(map.getResult(dim));
+    if (!expr || expr.getPosition() != dim)
       return false;
   }
   return true;
 }
 
+/// Whether `map` reads one value per column (loop `column` alone).
+bool isColumnMap(AffineMap map, unsigned column) {
+  auto expr = map.getNumResults() == 1
+                  ? dyn_cast<AffineDimExpr>(map.getResult(0))
+                  : AffineDimExpr(nullptr);
+  return expr && expr.getPosition() == column;
+}
+
+/// Operands a run can take: whole buffers (no views, which could alias
+/// rows other blocks own) or scalars, a body without linalg.index, and a
+/// body that does not read the output's old value (the accumulator of a
+/// reduction aside). Inputs of an op over rows and columns are read at
+/// (row, column), at (row) or at (column); of an op over the rows alone, at
+/// (row).
+bool hasRunOperands(linalg::LinalgOp op, unsigned rowRank, bool reduces) {
+  if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
+    return false;
+  if (llvm::any_of(op->getOperands(), [](Value operand) {
+        return isa_and_nonnull<ViewLikeOpInterface>(operand.getDefiningOp());
+      }))
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!reduces && op.payloadUsesValueFromOperand(init))
+    return false;
+  unsigned rank = op.getNumLoops();
+  AffineMap output = op.getMatchingIndexingMap(init);
+  if (reduces ? !isRowMap(output, rowRank) : !output.isIdentity())
+    return false;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType()))
+      continue; // a scalar
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool columns = rank == rowRank + 1;
+    if (!map.isIdentity() && !(columns && isRowMap(map, rowRank)) &&
+        !(columns && isColumnMap(map, rowRank)))
+      return false;
+  }
+  return true;
+}
+
+/// An elementwise op over `bounds` (the rows then the columns, or the rows
+/// alone) with one output.
+bool isElementwise(linalg::LinalgOp op, ArrayRef<int64_t> bounds) {
+  return op.hasPureBufferSemantics() && op.getNumDpsInits() == 1 &&
+         op.getNumReductionLoops() == 0 && op.getStaticLoopRanges() == bounds;
+}
+
+/// Whether the ops of `run` can share one kernel. A row buffer (the output
+/// of a reduction or of an op over the rows alone) is written once, by
+/// thread 0, and no op of the run touches it before; the ops after read it
+/// at (row), from registers. Buffers of (row, column) elements are read and
+/// written at (row, column) only, by the thread that owns the column.
+bool isRaceFree(const FusedRows &run) {
+  unsigned rowRank = run.rowShape.size();
+  DenseMap<Value, unsigned> rowWriter;
+  for (auto [index, constOp] : llvm::enumerate(run.ops)) {
+    linalg::LinalgOp op = constOp;
+    bool writesRow = run.reductions[index] || run.perRow[index];
+    Value output = op.getDpsInitOperand(0)->get();
+    if (writesRow && !rowWriter.try_emplace(output, index).second)
+      return false; // two writers
+  }
+  for (auto [index, constOp] : llvm::enumerate(run.ops)) {
+    linalg::LinalgOp op = constOp;
+    unsigned rank = op.getNumLoops();
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto writer = rowWriter.find(operand.get());
+      if (writer == rowWriter.end())
+        continue;
+      if (writer->second == index)
+        continue; // its own output
+      bool readAfter = writer->second < index && op.isDpsInput(&operand);
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      bool atRow = rank == rowRank ? map.isIdentity() : isRowMap(map, rowRank);
+      if (!readAfter || !atRow)
+        return false;
+    }
+  }
+  return true;
+}
+
 /// Runs of fusable ops in the function's body, in order, each with a row
-/// reduction (attention: scale, max, exp, sum, divide); allocations, deallocations, constants and fills in
-/// between are transparent (the kernel runs where the run's last op was),
-/// but a fill inside a run must initialize one of its reductions.
+/// reduction (attention: scale, max, exp, sum, divide). Allocations,
+/// constants, fills and deallocations of buffers the run does not use are
+/// skipped (the kernel runs where the run's last op was); a fill inside a
+/// run must initialize one of its reductions, or the run is dropped.
 SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
   SmallVector<FusedRows, 1> runs;
   FusedRows current;
@@ -586,9 +646,18 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
       runs.push_back(current);
     current = FusedRows();
   };
+  auto usedByRun = [&](Value buffer) {
+    return llvm::any_of(current.ops, [&](linalg::LinalgOp op) {
+      return llvm::is_contained(op->getOperands(), buffer);
+    });
+  };
   for (Operation &operation : function.getBody().front()) {
-    if (isa<memref::AllocOp, memref::DeallocOp, arith::ConstantOp,
-            linalg::FillOp>(&operation))
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(&operation)) {
+      if (usedByRun(dealloc.getMemref()))
+        close();
+      continue;
+    }
+    if (isa<memref::AllocOp, arith::ConstantOp, linalg::FillOp>(&operation))
       continue;
     auto op = dyn_cast<linalg::LinalgOp>(&operation);
     if (!op) {
@@ -602,14 +671,19 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
     // Over the rows alone: inside a run, on the run's rows.
     bool perRow = !reduction && !current.ops.empty() &&
                   bounds == ArrayRef<int64_t>(current.rowShape) &&
-                  isRowElementwise(op, bounds);
+                  isElementwise(op, bounds) &&
+                  hasRunOperands(op, current.rowShape.size(), false);
     if (perRow) {
       current.ops.push_back(op);
       current.reductions.push_back(std::nullopt);
       current.perRow.push_back(true);
       continue;
     }
-    if (!reduction && !isRowElementwise(op, bounds)) {
+    unsigned rowRank = bounds.size() - 1;
+    bool fits = bounds.size() >= 2 &&
+                (reduction || isElementwise(op, bounds)) &&
+                hasRunOperands(op, rowRank, reduction.has_value());
+    if (!fits) {
       close();
       continue;
     }
@@ -638,7 +712,7 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
          between != run.ops.back(); between = between->getNextNode())
       strayFill |= isa<linalg::FillOp>(between) &&
                    !llvm::is_contained(run.fills, between);
-    if (!strayFill)
+    if (!strayFill && isRaceFree(run))
       fusable.push_back(run);
   }
   return fusable;
@@ -673,7 +747,7 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
     if (!isa<MemRefType>(source.getType()))
       return source;
     AffineMap map = op.getMatchingIndexingMap(input);
-    if (map.getNumResults() + 1 == ivs.size())
+    if (isRowMap(map, run.rowShape.size()))
       if (Value value = reduced.lookup(source))
         return value;
     return memref::LoadOp::create(b, loc, source, applyMap(b, loc, map, ivs));
@@ -752,10 +826,8 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
     }
     if (!reduction)
       continue;
-    Value total = gpu::AllReduceOp::create(
-        builder, loc, loop.getResult(0),
-        gpu::AllReduceOperationAttr::get(builder.getContext(), reduction->kind),
-        /*uniform=*/true);
+    // The output's old value, read before the all-reduce's barrier (thread
+    // 0 stores the new one after it).
     OpOperand *init = op.getDpsInitOperand(0);
     SmallVector<Value> outputIvs(rowIvs);
     outputIvs.push_back(constant(0));
@@ -765,6 +837,10 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
                     ? reduction->fillValue
                     : memref::LoadOp::create(builder, loc, init->get(), indices)
                           .getResult();
+    Value total = gpu::AllReduceOp::create(
+        builder, loc, loop.getResult(0),
+        gpu::AllReduceOperationAttr::get(builder.getContext(), reduction->kind),
+        /*uniform=*/true);
     storeRowValue(combine(builder, *reduction, old, total), init->get(),
                   indices);
   }

@@ -109,9 +109,12 @@ std::optional<StagedContraction> match(linalg::LinalgOp op, int64_t stepK) {
       cast<AffineDimExpr>(output.getResults().back()).getPosition();
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  Value outputBuffer = op.getDpsInitOperand(0)->get();
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    if (!isa<MemRefType>(input->get().getType()) || map.getNumSymbols() != 0)
+    // Blocks write the output while others still read their inputs.
+    if (!isa<MemRefType>(input->get().getType()) || map.getNumSymbols() != 0 ||
+        map.getNumResults() == 0 || input->get() == outputBuffer)
       return std::nullopt;
     contraction.alongRows.push_back(!map.isFunctionOfDim(innermost));
   }
@@ -165,6 +168,21 @@ int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
          (tile / 2) % kThreadsPerSide == 0 && blocks(tile) < minBlocks)
     tile /= 2;
   return tile;
+}
+
+/// Whether the launch fits the hardware: rows on the grid's y and batches
+/// on its z (at most 65535 each), the slices in the 48 KB of static shared
+/// memory a block may have.
+bool fitsDevice(const StagedContraction &contraction, int64_t stepK) {
+  constexpr int64_t kMaxGridYZ = 65535, kMaxStaticShared = 48 * 1024;
+  linalg::LinalgOp op = contraction.op;
+  int64_t shared = 0;
+  for (OpOperand *input : op.getDpsInputOperands())
+    shared += stepK * (contraction.tile + 1) *
+              cast<MemRefType>(input->get().getType()).getElementTypeBitWidth() /
+              8;
+  return llvm::divideCeil(contraction.rows, contraction.tile) <= kMaxGridYZ &&
+         contraction.batches <= kMaxGridYZ && shared <= kMaxStaticShared;
 }
 
 /// Indices of `map` at `ivs`.
@@ -450,6 +468,8 @@ struct StageContractionsForGPUPass
         return;
       contraction->tile =
           chooseTile(*contraction, tile, minBlocks, /*exact=*/knob != nullptr);
+      if (!fitsDevice(*contraction, stepK))
+        return;
       contraction->fill = findInitializingFill(op);
       staged.push_back(*contraction);
     });

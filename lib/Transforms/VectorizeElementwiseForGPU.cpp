@@ -30,9 +30,10 @@ using namespace mlir;
 namespace {
 /// An elementwise op the rewrite handles: all loops parallel with static
 /// bounds, the innermost a multiple of `width`, every buffer operand a whole
-/// buffer (a function argument or an allocation: aligned, no view that
-/// could shift it) of 32-bit elements indexed by the identity, other
-/// operands scalars, a body without linalg.index.
+/// buffer (an argument of the function or an allocation: aligned, no view
+/// that could shift it) of 32-bit elements indexed by the identity, other
+/// operands scalars, a body without linalg.index that does not read the
+/// output's old value.
 bool isVectorizable(linalg::LinalgOp op, int64_t width) {
   if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() != 0 ||
       op.getNumLoops() == 0 || op.getNumDpsInits() != 1 ||
@@ -42,12 +43,20 @@ bool isVectorizable(linalg::LinalgOp op, int64_t width) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (llvm::any_of(bounds, ShapedType::isDynamic) || bounds.back() % width)
     return false;
+  if (op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
+    return false; // the body reads the output's old value
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<MemRefType>(operand.get().getType());
     if (!type)
       continue; // a scalar
+    // Whole buffers: allocations, or arguments of the function (whose
+    // callers pass whole device allocations: ke-run, the bundles).
     Operation *definition = operand.get().getDefiningOp();
+    auto argument = dyn_cast<BlockArgument>(operand.get());
+    bool functionArgument =
+        argument && isa<func::FuncOp>(argument.getOwner()->getParentOp());
     if ((definition && !isa<memref::AllocOp>(definition)) ||
+        (!definition && !functionArgument) ||
         !type.getLayout().isIdentity() ||
         type.getElementTypeBitWidth() != 32 ||
         !op.getMatchingIndexingMap(&operand).isIdentity())

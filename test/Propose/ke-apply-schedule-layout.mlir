@@ -16,6 +16,7 @@
 // CHECK:           vector.transfer_read %[[KT]]{{.*}} : tensor<32x64xf32>, vector<1x32xf32>
 // CHECK-COUNT-4:   vector.fma {{.*}} : vector<32xf32>
 // CORRECT: "correct":true
+// CORRECT-NOT: "correct":false
 
 // Without the copy, the same tile reads a column of K (32 rows apart).
 // STRIDED-LABEL: func.func @scores
@@ -42,4 +43,17 @@ func.func @scores(%q: tensor<64x32xf32>, %k: tensor<64x32xf32>) -> tensor<64x64x
     linalg.yield %r : f32
   } -> tensor<64x64xf32>
   return %s : tensor<64x64xf32>
+}
+
+// A named op is generalized to take the copy (and named again when it is
+// a plain matmul): B read as [j, k] through its transposed copy.
+// CHECK-LABEL: func.func @named_matmul
+// CHECK:         linalg.transpose ins(%{{.*}} : tensor<32x64xf32>) outs(%{{.*}} : tensor<64x32xf32>) permutation = [1, 0]
+// CHECK-NOT:     linalg.matmul
+func.func @named_matmul(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>) -> tensor<64x64xf32> attributes {ke.kernel} {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %c = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x64xf32>) outs(%init : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
 }

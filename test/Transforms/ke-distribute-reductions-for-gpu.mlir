@@ -261,3 +261,87 @@ func.func @softmax(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
   memref.dealloc %sum : memref<64xf32>
   return
 }
+
+// -----
+
+// Not fused: a row max read per column by the next op (another block's
+// row: the elementwise op stays), a reduction whose body reads linalg.index
+// (alone). Then a run cut by the deallocation of a buffer it uses: x - n
+// (n from the earlier kernel, through memory), the max and the exp in one
+// launch, the sum in another.
+// CHECK-LABEL: func.func @not_fused
+// CHECK:         gpu.all_reduce maximumf
+// CHECK:         gpu.terminator
+// CHECK:         linalg.generic
+// CHECK:         gpu.all_reduce maximumf
+// CHECK:         gpu.terminator
+// CHECK-NOT:     linalg.generic
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg3
+// CHECK:           gpu.all_reduce maximumf
+// CHECK:           math.exp
+// CHECK:         gpu.terminator
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.dealloc
+// CHECK:         gpu.launch
+// CHECK:           gpu.all_reduce add
+// CHECK-NOT:       math.exp
+// CHECK:         gpu.terminator
+#id2 = affine_map<(r, c) -> (r, c)>
+#row2 = affine_map<(r, c) -> (r)>
+#col2 = affine_map<(r, c) -> (c)>
+func.func @not_fused(%x: memref<64x64xf32>, %y: memref<64x64xf32>, %m: memref<64xf32>,
+                     %n: memref<64xf32>, %s: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.maximumf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #col2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x64xf32>, memref<64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%in: f32, %v: f32, %o: f32):
+    %d = arith.subf %in, %v : f32
+    linalg.yield %d : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%n : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %c = linalg.index 1 : index
+    %ci = arith.index_cast %c : index to i32
+    %cf = arith.sitofp %ci : i32 to f32
+    %v = arith.mulf %in, %cf : f32
+    %r = arith.maximumf %v, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %n : memref<64x64xf32>, memref<64xf32>) outs(%y : memref<64x64xf32>) {
+  ^bb0(%in: f32, %v: f32, %o: f32):
+    %d = arith.subf %in, %v : f32
+    linalg.yield %d : f32
+  }
+  %t = memref.alloc() : memref<64xf32>
+  %e = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x64xf32>) outs(%t : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.maximumf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %t : memref<64x64xf32>, memref<64xf32>) outs(%e : memref<64x64xf32>) {
+  ^bb0(%in: f32, %v: f32, %o: f32):
+    %d = arith.subf %in, %v : f32
+    %x2 = math.exp %d : f32
+    linalg.yield %x2 : f32
+  }
+  memref.dealloc %t : memref<64xf32>
+  linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%e : memref<64x64xf32>) outs(%s : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %r = arith.addf %in, %acc : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %e : memref<64x64xf32>
+  return
+}

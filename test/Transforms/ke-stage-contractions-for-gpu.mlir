@@ -110,12 +110,14 @@ func.func @batched_scores(%q: memref<4x64x32xf32>, %k: memref<4x64x32xf32>, %s: 
 // -----
 
 // Left alone: a reduction of 12 (no multiple of the 16-step), an input
-// read along both rows and columns, a max instead of a sum.
+// read along both rows and columns, a max instead of a sum, an input that
+// is the output (blocks would overwrite what others still read).
 // CHECK-LABEL: func.func @not_staged
 // CHECK-NOT:     gpu.launch
 // CHECK:         linalg.matmul
 // CHECK:         linalg.generic
 // CHECK:         linalg.generic
+// CHECK:         linalg.matmul
 #a = affine_map<(i, j, k) -> (i, k)>
 #w = affine_map<(i, j, k) -> (i, j, k)>
 #o = affine_map<(i, j, k) -> (i, j)>
@@ -138,6 +140,7 @@ func.func @not_staged(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<6
     %r = arith.maximumf %acc, %p : f32
     linalg.yield %r : f32
   }
+  linalg.matmul ins(%z, %z : memref<64x64xf32>, memref<64x64xf32>) outs(%z : memref<64x64xf32>)
   return
 }
 

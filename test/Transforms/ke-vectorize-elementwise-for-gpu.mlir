@@ -32,10 +32,11 @@ func.func @fma_like(%x: memref<8x64xf32>, %y: memref<8x64xf32>, %z: memref<8x64x
 // -----
 
 // Left alone: a row that is no multiple of 4, a broadcast input, a view
-// (its offset need not be aligned), a reduction, f64, a fill.
+// (its offset need not be aligned), a reduction, f64, a body reading the
+// output's old value, a fill.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     vector.load
-// CHECK-COUNT-5: linalg.generic
+// CHECK-COUNT-6: linalg.generic
 // CHECK:         linalg.fill
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
@@ -67,6 +68,12 @@ func.func @left_alone(%a: memref<8x6xf32>, %b: memref<8x64xf32>, %r: memref<8xf3
       ins(%d : memref<8x64xf64>) outs(%d : memref<8x64xf64>) {
   ^bb0(%v: f64, %o: f64):
     linalg.yield %v : f64
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<8x64xf32>) outs(%c : memref<8x64xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %o : f32
+    linalg.yield %s : f32
   }
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<8x64xf32>)

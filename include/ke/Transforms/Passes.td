@@ -273,15 +273,23 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     still counts. Threads per block: a quarter of the row, 32 to
     `max-threads`, a power of two.
 
-    With `fuse-rows`, a run of such row reductions and elementwise ops over
-    the same rows and columns after them (inputs read at (row, column), at
-    (row), or scalars; softmax's max, exp, sum and divide, the norms'
-    statistics and scaling) becomes one launch with a block per row: the
-    ops in order, each thread striding over the columns the same way (so
-    it reads only elements it wrote itself), each reduction's total kept
-    in registers for the ops after it (thread 0 also stores it). Fills
-    initializing the run's reductions are folded; any other op in between
-    ends the run.
+    With `fuse-rows`, a run of ops over the same rows and columns with at
+    least one such row reduction becomes one launch with a block per row:
+    row reductions, elementwise ops (before or after them; inputs read at
+    (row, column), at (row), at (column), or scalars) and elementwise ops
+    over the rows alone (layernorm's mean = sum / n, computed by every
+    thread from registers). Softmax's max, exp, sum and divide, the norms'
+    statistics and scaling, and attention's scale through divide each
+    become one kernel. The ops run in order, each thread striding over the
+    columns the same way (so it reads only elements it wrote itself); each
+    row value (a reduction's total, a per-row op's result) stays in
+    registers for the ops after it, and thread 0 also stores it. A run
+    needs whole buffers (no views), bodies without `linalg.index` that do
+    not read the output's old value, row values written once and touched
+    by no op of the run before, and read after only at (row). Allocations,
+    constants and fills are skipped over (fills initializing the run's
+    reductions are folded; any other fill inside a run drops it); the
+    deallocation of a buffer the run uses, or any other op, ends it.
 
     A reduction along an outer loop (a column sum) whose combiner has a
     native atomic (integer or float add, integer max/min) becomes a launch
@@ -311,8 +319,8 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
            "Most threads per row (0: no distribution, only register "
            "accumulation)">,
     Option<"fuseRows", "fuse-rows", "bool", "true",
-           "Run each row reduction and the elementwise ops over the same rows "
-           "after it in one kernel">,
+           "Run row reductions and the elementwise ops over the same rows "
+           "around them in one kernel">,
     ListOption<"threadTile", "thread-tile", "int64_t",
                "Outputs per thread of the register-accumulated reductions, "
                "right-aligned on their parallel loops (a size that does not "
@@ -355,7 +363,9 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     than `min-blocks` blocks (a GPU has more SMs than a small product has
     large tiles); the function's `ke.gpu_shared_tile` (the search's knob) is
     taken exactly, 0 turning staging off. Ops whose K is not a multiple of
-    `k-step`, or without both A-like and B-like inputs, are left to
+    `k-step`, without both A-like and B-like inputs, with an input that is
+    the output, or whose launch would not fit (more than 65535 row tiles or
+    batches, more than 48 KB of slices) are left to
     `ke-distribute-reductions-for-gpu`. Without staging, every output reads
     its whole row and column from global memory (through L1/L2).
   }];
@@ -381,8 +391,10 @@ def KeVectorizeElementwiseForGPU : Pass<"ke-vectorize-elementwise-for-gpu", "mli
   let description = [{
     On buffers, before `convert-linalg-to-parallel-loops`: every linalg op
     with parallel loops only, static bounds whose innermost is a multiple
-    of `width`, whole buffers (function arguments or allocations, not
-    views) of 32-bit elements indexed by the identity and scalars, becomes
+    of `width`, whole buffers (arguments of the function, whose callers pass
+    whole device allocations, or allocations; not views) of 32-bit elements
+    indexed by the identity and scalars, a body that does not read the
+    output's old value, becomes
     an `scf.parallel` whose innermost loop runs over groups of `width`
     elements: each input is read with one `vector.load` aligned to
     `width` x 4 bytes (`ld.global.v4.f32` for 4), the body runs once per
