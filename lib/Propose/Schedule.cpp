@@ -9,14 +9,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
 #include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.h"
 #include "mlir/Dialect/Transform/Transforms/TransformInterpreterUtils.h"
 #include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -90,8 +87,8 @@ std::string Schedule::toString() const {
         if (op.unroll > 1)
           os << " u=" << op.unroll;
         for (const OperandLayout &layout : op.layouts)
-          os << " t" << layout.operand << "=["
-             << joinSizes(layout.permutation) << "]";
+          os << " t" << layout.operand << "=[" << joinSizes(layout.permutation)
+             << "]";
       },
       "; ");
   return text;
@@ -376,7 +373,8 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
     shape.numResults = op->getNumResults();
     auto loopsOf = [&](OpOperand *operand) {
       llvm::SmallVector<int64_t> loops;
-      for (AffineExpr result : op.getMatchingIndexingMap(operand).getResults()) {
+      for (AffineExpr result :
+           op.getMatchingIndexingMap(operand).getResults()) {
         auto dim = dyn_cast<AffineDimExpr>(result);
         loops.push_back(dim ? static_cast<int64_t>(dim.getPosition()) : -1);
       }
@@ -447,8 +445,8 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
             index));
     }
     if (op.unroll > 16 ||
-        (op.unroll > 1 && llvm::all_of(op.registerTiles,
-                                       [](int64_t s) { return s == 0; })))
+        (op.unroll > 1 &&
+         llvm::all_of(op.registerTiles, [](int64_t s) { return s == 0; })))
       return llvm::createStringError(llvm::formatv(
           "op #{0}: u={1} needs a register tile loop and at most 16 copies",
           index, op.unroll));
@@ -516,9 +514,9 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
             "parallel)",
             index, loop));
       if (split && outer % split != 0)
-        return llvm::createStringError(llvm::formatv(
-            "op #{0}: split {1} does not divide {2} (loop {3})", index, split,
-            outer, loop));
+        return llvm::createStringError(
+            llvm::formatv("op #{0}: split {1} does not divide {2} (loop {3})",
+                          index, split, outer, loop));
       if (split)
         outer = split; // the split op's loop
       if (reg && outer % reg != 0)
@@ -560,90 +558,6 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
   }
   return llvm::Error::success();
 }
-
-namespace {
-/// Whether `op` indexes like linalg.matmul or linalg.batch_matmul with their
-/// default maps: A[.., i, k], B[.., k, j], C[.., i, j].
-bool hasCanonicalMatmulMaps(linalg::GenericOp op) {
-  unsigned loops = op.getNumLoops();
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      (loops != 3 && loops != 4))
-    return false;
-  MLIRContext *context = op.getContext();
-  unsigned batch = loops - 3;
-  auto map = [&](std::initializer_list<unsigned> dims) {
-    SmallVector<AffineExpr> results;
-    for (unsigned b = 0; b < batch; ++b)
-      results.push_back(getAffineDimExpr(b, context));
-    for (unsigned dim : dims)
-      results.push_back(getAffineDimExpr(batch + dim, context));
-    return AffineMap::get(loops, 0, results, context);
-  };
-  SmallVector<AffineMap> canonical = {map({0, 2}), map({2, 1}), map({0, 1})};
-  return op.getIndexingMapsArray() == canonical;
-}
-
-/// Reads the inputs the schedule relays out through transposed copies
-/// (linalg.transpose, left untagged: the script does not schedule them).
-/// Named ops become generic ops first, since only those take other maps.
-void relayoutInputs(func::FuncOp function, const Schedule &schedule) {
-  llvm::SmallVector<linalg::LinalgOp> tagged;
-  function.walk([&](linalg::LinalgOp op) {
-    auto id = op->getAttrOfType<IntegerAttr>(kOpIdAttr);
-    if (id && id.getInt() < static_cast<int64_t>(schedule.ops.size()) &&
-        !schedule.ops[id.getInt()].layouts.empty())
-      tagged.push_back(op);
-  });
-  IRRewriter rewriter(function.getContext());
-  for (linalg::LinalgOp op : tagged) {
-    int64_t id = op->getAttrOfType<IntegerAttr>(kOpIdAttr).getInt();
-    Location loc = op.getLoc(); // generalizing erases a named op
-    rewriter.setInsertionPoint(op);
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic) {
-      FailureOr<linalg::GenericOp> generalized =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generalized))
-        continue; // every structured op with a region generalizes
-      generic = *generalized;
-      generic->setAttr(kOpIdAttr, rewriter.getI64IntegerAttr(id));
-    }
-    rewriter.setInsertionPoint(generic);
-    llvm::SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-    for (const OperandLayout &layout : schedule.ops[id].layouts) {
-      OpOperand *input = generic.getDpsInputOperand(layout.operand);
-      auto type = cast<RankedTensorType>(input->get().getType());
-      llvm::SmallVector<int64_t> shape;
-      llvm::SmallVector<AffineExpr> results;
-      AffineMap map = maps[input->getOperandNumber()];
-      for (int64_t dim : layout.permutation) {
-        shape.push_back(type.getDimSize(dim));
-        results.push_back(map.getResult(dim));
-      }
-      Value empty =
-          tensor::EmptyOp::create(rewriter, loc, shape, type.getElementType());
-      auto copy = linalg::TransposeOp::create(rewriter, loc, input->get(),
-                                              empty, layout.permutation);
-      input->set(copy->getResult(0));
-      maps[input->getOperandNumber()] =
-          AffineMap::get(map.getNumDims(), 0, results, map.getContext());
-    }
-    generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-    // A relaid contraction that is now a plain (batch) matmul becomes
-    // linalg.matmul again: the vectorizer turns only named contractions
-    // into vector.contract (then FMAs). Only with exactly the canonical
-    // maps: upstream's specialization names a matmul whose B is transposed
-    // linalg.matmul with the default maps, which computes something else.
-    if (hasCanonicalMatmulMaps(generic)) {
-      rewriter.setInsertionPoint(generic);
-      FailureOr<linalg::LinalgOp> named =
-          linalg::specializeGenericOp(rewriter, generic);
-      if (succeeded(named))
-        (*named)->setAttr(kOpIdAttr, rewriter.getI64IntegerAttr(id));
-    }
-  }
-}
-} // namespace
 
 llvm::Error ke::propose::applySchedule(func::FuncOp function,
                                        const Schedule &schedule) {

@@ -168,12 +168,14 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
           for (int64_t size : {2, 4, 8, 16})
             if (size < shape.bounds[loop] && shape.bounds[loop] % size == 0)
               rows.push_back(size);
-        op.cacheTiles[loop] = shape.bounds[loop] == 1 ? 0 : pick(rows, generator);
+        op.cacheTiles[loop] =
+            shape.bounds[loop] == 1 ? 0 : pick(rows, generator);
       }
       if (llvm::all_of(op.cacheTiles, [](int64_t size) { return size == 0; }))
         op.cacheTiles.clear();
       std::bernoulli_distribution threaded(0.75);
-      op.parallel = threads > 1 && !op.cacheTiles.empty() && threaded(generator);
+      op.parallel =
+          threads > 1 && !op.cacheTiles.empty() && threaded(generator);
       return op;
     }
   }
@@ -276,9 +278,8 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
   return finishOpSchedule(shape, op);
 }
 
-OpSchedule
-TransformLibraryProposer::finishOpSchedule(const OpShape &shape,
-                                           OpSchedule op) {
+OpSchedule TransformLibraryProposer::finishOpSchedule(const OpShape &shape,
+                                                      OpSchedule op) {
   size_t loops = shape.bounds.size();
   if (llvm::all_of(op.cacheTiles, [](int64_t size) { return size == 0; }))
     op.cacheTiles.clear();

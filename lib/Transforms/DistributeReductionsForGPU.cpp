@@ -13,6 +13,8 @@
 #include "ke/KeDialect.h"
 #include "ke/Transforms/Passes.h"
 
+#include "LinalgOnBuffers.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,6 +33,8 @@ namespace ke {
 } // namespace ke
 
 using namespace mlir;
+using ke::detail::applyMap;
+using ke::detail::findInitializingFill;
 
 namespace {
 /// The gpu.all_reduce operation that combines like `combiner`, if any.
@@ -71,29 +75,6 @@ struct RowReduction {
   Operation *fill = nullptr;
   Value fillValue;
 };
-
-/// The fill of `op`'s output right before it: same buffer, same block, no
-/// use of the buffer in between and no views of it (which could alias).
-linalg::FillOp findInitializingFill(linalg::LinalgOp op) {
-  Value buffer = op.getDpsInitOperand(0)->get();
-  Type element = getElementTypeOrSelf(buffer.getType());
-  linalg::FillOp fill;
-  for (Operation *previous = op->getPrevNode(); previous && !fill;
-       previous = previous->getPrevNode()) {
-    auto candidate = dyn_cast<linalg::FillOp>(previous);
-    if (candidate && candidate.getDpsInitOperand(0)->get() == buffer)
-      fill = candidate;
-    else if (llvm::is_contained(previous->getOperands(), buffer))
-      return {};
-  }
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getInputs().front().getType() != element)
-    return {};
-  for (Operation *user : buffer.getUsers())
-    if (isa<ViewLikeOpInterface>(user) || user->getBlock() != op->getBlock())
-      return {};
-  return fill;
-}
 
 /// The atomic that folds a partial into the output like `combiner`, for
 /// the combiners GPUs have native atomics for.
@@ -179,16 +160,6 @@ int64_t chooseThreads(int64_t rowLength, int64_t limit) {
   int64_t threads = static_cast<int64_t>(llvm::bit_floor(
       static_cast<uint64_t>(std::max<int64_t>(rowLength / 4, 1))));
   return std::clamp<int64_t>(threads, 32, limit);
-}
-
-/// Indices of `map` at `ivs`, as index values.
-SmallVector<Value> applyMap(OpBuilder &builder, Location loc, AffineMap map,
-                            ValueRange ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr result : map.getResults())
-    indices.push_back(affine::AffineApplyOp::create(
-        builder, loc, AffineMap::get(map.getNumDims(), 0, result), ivs));
-  return indices;
 }
 
 /// Clones the body of `reduction.op` at `ivs` (loads of its inputs, the
@@ -790,10 +761,9 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
         reduction ? arith::ConstantOp::create(builder, loc, reduction->identity)
                         .getResult()
                   : Value();
-    auto loop = scf::ForOp::create(builder, loc, thread,
-                                   constant(run.rowLength), constant(threads),
-                                   reduction ? ValueRange{identity}
-                                             : ValueRange{});
+    auto loop = scf::ForOp::create(
+        builder, loc, thread, constant(run.rowLength), constant(threads),
+        reduction ? ValueRange{identity} : ValueRange{});
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(loop.getBody());
@@ -813,10 +783,10 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
         Value folded = reduction->combiner->getOperand(0) == accumulator
                            ? reduction->combiner->getOperand(1)
                            : reduction->combiner->getOperand(0);
-        scf::YieldOp::create(
-            builder, loc,
-            fold(builder, *reduction, loop.getRegionIterArgs().front(),
-                 mapping.lookupOrDefault(folded)));
+        scf::YieldOp::create(builder, loc,
+                             fold(builder, *reduction,
+                                  loop.getRegionIterArgs().front(),
+                                  mapping.lookupOrDefault(folded)));
       } else {
         Value result = mapping.lookupOrDefault(
             cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));

@@ -14,6 +14,8 @@
 #include "ke/KeDialect.h"
 #include "ke/Transforms/Passes.h"
 
+#include "LinalgOnBuffers.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -30,6 +32,8 @@ namespace ke {
 } // namespace ke
 
 using namespace mlir;
+using ke::detail::applyMap;
+using ke::detail::findInitializingFill;
 
 namespace {
 /// Threads per block along each output dimension (16 x 16 = 256).
@@ -56,31 +60,6 @@ struct StagedContraction {
   /// Outputs per block along the rows and the columns.
   int64_t tile = 0;
 };
-
-/// The fill of `op`'s output right before it: same buffer, same block, no
-/// other use of the buffer in between and no views of it (which could
-/// alias).
-linalg::FillOp findInitializingFill(linalg::LinalgOp op) {
-  Value buffer = op.getDpsInitOperand(0)->get();
-  for (Operation *previous = op->getPrevNode(); previous;
-       previous = previous->getPrevNode()) {
-    auto fill = dyn_cast<linalg::FillOp>(previous);
-    if (fill && fill.getDpsInitOperand(0)->get() == buffer) {
-      if (!fill.hasPureBufferSemantics() ||
-          fill.getInputs().front().getType() !=
-              getElementTypeOrSelf(buffer.getType()))
-        return {};
-      for (Operation *user : buffer.getUsers())
-        if (isa<ViewLikeOpInterface>(user) ||
-            user->getBlock() != op->getBlock())
-          return {};
-      return fill;
-    }
-    if (llvm::is_contained(previous->getOperands(), buffer))
-      return {};
-  }
-  return {};
-}
 
 std::optional<StagedContraction> match(linalg::LinalgOp op, int64_t stepK) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
@@ -178,26 +157,11 @@ bool fitsDevice(const StagedContraction &contraction, int64_t stepK) {
   linalg::LinalgOp op = contraction.op;
   int64_t shared = 0;
   for (OpOperand *input : op.getDpsInputOperands())
-    shared += stepK * (contraction.tile + 1) *
-              cast<MemRefType>(input->get().getType()).getElementTypeBitWidth() /
-              8;
+    shared +=
+        stepK * (contraction.tile + 1) *
+        cast<MemRefType>(input->get().getType()).getElementTypeBitWidth() / 8;
   return llvm::divideCeil(contraction.rows, contraction.tile) <= kMaxGridYZ &&
          contraction.batches <= kMaxGridYZ && shared <= kMaxStaticShared;
-}
-
-/// Indices of `map` at `ivs`.
-SmallVector<Value> applyMap(OpBuilder &builder, Location loc, AffineMap map,
-                            ArrayRef<Value> ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr result : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(result)) {
-      indices.push_back(ivs[dim.getPosition()]);
-      continue;
-    }
-    indices.push_back(affine::AffineApplyOp::create(
-        builder, loc, AffineMap::get(map.getNumDims(), 0, result), ivs));
-  }
-  return indices;
 }
 
 /// Writes the ivs of `loops` (bounds `bounds`) that the flat index
@@ -244,8 +208,8 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
     return arith::AddIOp::create(builder, loc, a, b);
   };
   auto below = [&](Value index, int64_t bound) -> Value {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                 index, constant(bound));
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
+                                 constant(bound));
   };
   // Rows and columns that do not fill the last tile need guards.
   bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
@@ -286,16 +250,15 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   OpOperand *init = op.getDpsInitOperand(0);
   AffineMap outputMap = op.getMatchingIndexingMap(init);
   // The output element of the thread's (r, c), and whether it exists.
-  auto outputAt = [&](int64_t r, int64_t c)
-      -> std::pair<SmallVector<Value>, Value> {
+  auto outputAt = [&](int64_t r,
+                      int64_t c) -> std::pair<SmallVector<Value>, Value> {
     SmallVector<Value> ivs(base);
     Value row = add(firstRow, rows[r]), column = add(firstColumn, columns[c]);
     scatterIvs(builder, loc, row, contraction.rowLoops, bounds, ivs);
     scatterIvs(builder, loc, column, contraction.columnLoops, bounds, ivs);
     Value inside;
     if (ragged)
-      inside = arith::AndIOp::create(builder, loc,
-                                     below(row, contraction.rows),
+      inside = arith::AndIOp::create(builder, loc, below(row, contraction.rows),
                                      below(column, contraction.columns));
     return {applyMap(builder, loc, outputMap, ivs), inside};
   };
@@ -319,15 +282,13 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
       {
         OpBuilder::InsertionGuard guard(builder);
         builder.setInsertionPointToStart(ifInside.thenBlock());
-        scf::YieldOp::create(
-            builder, loc,
-            ValueRange{memref::LoadOp::create(builder, loc, init->get(),
-                                              indices)});
+        scf::YieldOp::create(builder, loc,
+                             ValueRange{memref::LoadOp::create(
+                                 builder, loc, init->get(), indices)});
         builder.setInsertionPointToStart(ifInside.elseBlock());
-        scf::YieldOp::create(
-            builder, loc,
-            ValueRange{arith::ConstantOp::create(
-                builder, loc, builder.getF32FloatAttr(0.0f))});
+        scf::YieldOp::create(builder, loc,
+                             ValueRange{arith::ConstantOp::create(
+                                 builder, loc, builder.getF32FloatAttr(0.0f))});
       }
       initial.push_back(ifInside.getResult(0));
     }
@@ -335,9 +296,9 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
       arith::MulIOp::create(builder, loc, thread.y, constant(kThreadsPerSide)),
       thread.x);
   int64_t threads = kThreadsPerSide * kThreadsPerSide;
-  auto steps = scf::ForOp::create(builder, loc, constant(0),
-                                  constant(contraction.depth), constant(stepK),
-                                  initial);
+  auto steps =
+      scf::ForOp::create(builder, loc, constant(0), constant(contraction.depth),
+                         constant(stepK), initial);
   builder.setInsertionPointToStart(steps.getBody());
   Value k0 = steps.getInductionVar();
   // Copy the step's slices: element e of tile x stepK, taken in the order
@@ -410,11 +371,10 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
     for (int64_t r = 0; r < perThread; ++r)
       for (int64_t c = 0; c < perThread; ++c) {
         IRMapping mapping;
-        for (auto [position, input] :
-             llvm::enumerate(op.getDpsInputOperands()))
-          mapping.map(op.getMatchingBlockArgument(input),
-                      values[position][contraction.alongRows[position] ? r
-                                                                       : c]);
+        for (auto [position, input] : llvm::enumerate(op.getDpsInputOperands()))
+          mapping.map(
+              op.getMatchingBlockArgument(input),
+              values[position][contraction.alongRows[position] ? r : c]);
         Value &partial = accumulators[r * perThread + c];
         mapping.map(accumulator, partial);
         for (Operation &nested : body->without_terminator())
@@ -452,8 +412,7 @@ struct StageContractionsForGPUPass
       tile = knob.getInt();
     if (tile == 0)
       return;
-    if (tile % kThreadsPerSide != 0 || tile / kThreadsPerSide > 8 ||
-        tile < 0 ||
+    if (tile % kThreadsPerSide != 0 || tile / kThreadsPerSide > 8 || tile < 0 ||
         stepK <= 0) {
       getOperation().emitError()
           << "ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps "

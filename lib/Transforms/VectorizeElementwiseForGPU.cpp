@@ -56,8 +56,7 @@ bool isVectorizable(linalg::LinalgOp op, int64_t width) {
     bool functionArgument =
         argument && isa<func::FuncOp>(argument.getOwner()->getParentOp());
     if ((definition && !isa<memref::AllocOp>(definition)) ||
-        (!definition && !functionArgument) ||
-        !type.getLayout().isIdentity() ||
+        (!definition && !functionArgument) || !type.getLayout().isIdentity() ||
         type.getElementTypeBitWidth() != 32 ||
         !op.getMatchingIndexingMap(&operand).isIdentity())
       return false;

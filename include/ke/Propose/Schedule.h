@@ -148,6 +148,11 @@ llvm::Error verifySchedule(const Schedule &schedule,
 llvm::Error applySchedule(mlir::func::FuncOp function,
                           const Schedule &schedule);
 
+/// The layout step of applySchedule, on ops tagged with `ke.op_id`: every
+/// input with a `tK=[perm]` knob is read through a linalg.transpose copy
+/// (left untagged: the script does not schedule it).
+void relayoutInputs(mlir::func::FuncOp function, const Schedule &schedule);
+
 /// The transform-interpreter step of applySchedule, on ops already tagged
 /// with `ke.op_id` in walk order and relaid out; `shapes` describes them.
 llvm::Error runTransformScript(mlir::func::FuncOp function,

@@ -1,0 +1,29 @@
+//===- LinalgOnBuffers.h - helpers of the GPU rewrites of linalg ops -*- C++
+//-*-===//
+//
+// What the GPU passes that replace linalg ops on buffers by launches share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_LIB_TRANSFORMS_LINALGONBUFFERS_H
+#define KE_LIB_TRANSFORMS_LINALGONBUFFERS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+namespace ke::detail {
+
+/// The linalg.fill of `op`'s output right before it: same buffer, same
+/// block, no use of the buffer in between and no views of it (which could
+/// alias). A rewrite may start from its value and erase it.
+mlir::linalg::FillOp findInitializingFill(mlir::linalg::LinalgOp op);
+
+/// The indices `map` gives at `ivs`: the iv itself for a plain loop, an
+/// affine.apply otherwise.
+llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &builder,
+                                        mlir::Location loc, mlir::AffineMap map,
+                                        mlir::ValueRange ivs);
+
+} // namespace ke::detail
+
+#endif // KE_LIB_TRANSFORMS_LINALGONBUFFERS_H
