@@ -11,6 +11,31 @@ std::string joinTile(llvm::ArrayRef<int64_t> tile) {
   return llvm::join(
       llvm::map_range(tile, [](int64_t v) { return std::to_string(v); }), "x");
 }
+/// `a` with the knob of `b`, if `b` sets one `a` does not.
+std::optional<Proposal> combineKnobs(const Proposal &a, const Proposal &b) {
+  Proposal pair = a;
+  bool added = false;
+  auto take = [&](auto &mine, const auto &theirs, bool isSet, bool haveIt) {
+    if (isSet && !haveIt) {
+      mine = theirs;
+      added = true;
+    }
+  };
+  take(pair.gpuBlockTile, b.gpuBlockTile, !b.gpuBlockTile.empty(),
+       !a.gpuBlockTile.empty());
+  take(pair.gpuThreadTile, b.gpuThreadTile, !b.gpuThreadTile.empty(),
+       !a.gpuThreadTile.empty());
+  take(pair.gpuReductionThreads, b.gpuReductionThreads,
+       b.gpuReductionThreads.has_value(), a.gpuReductionThreads.has_value());
+  take(pair.gpuSharedTile, b.gpuSharedTile, b.gpuSharedTile.has_value(),
+       a.gpuSharedTile.has_value());
+  take(pair.gpuVectorWidth, b.gpuVectorWidth, b.gpuVectorWidth.has_value(),
+       a.gpuVectorWidth.has_value());
+  if (!added)
+    return std::nullopt;
+  pair.strategy = a.strategy + " + " + b.strategy;
+  return pair;
+}
 } // namespace
 
 llvm::ArrayRef<llvm::SmallVector<int64_t, 2>> GPUBlockProposer::getShapes() {
@@ -85,7 +110,30 @@ GPUBlockProposer::propose(const ProposalContext &context) {
     Proposal proposal = std::move(space[next++]);
     proposal.memory = MemoryOperator::Restart;
     proposal.payloadIR = base.str();
+    singles[proposal.strategy] = proposal;
     proposals.push_back(std::move(proposal));
+  }
+  // The list spent: the best single knob with each next best of another
+  // kind (the knobs act on different ops or different levels).
+  const NodeView *best = nullptr;
+  for (const NodeView &node : context.elite)
+    if (node.correct && singles.count(node.strategy)) {
+      best = &node;
+      break;
+    }
+  for (const NodeView &other : context.elite) {
+    if (!best || proposals.size() >= context.count)
+      break;
+    auto found = singles.find(other.strategy);
+    if (&other == best || !other.correct || found == singles.end())
+      continue;
+    std::optional<Proposal> pair =
+        combineKnobs(singles.at(best->strategy), found->second);
+    if (!pair || !pairs.insert(pair->strategy).second)
+      continue;
+    pair->memory = MemoryOperator::Combine;
+    pair->payloadIR = base.str();
+    proposals.push_back(std::move(*pair));
   }
   return proposals;
 }

@@ -1,6 +1,7 @@
 //===- ProposerTest.cpp - the transform-library proposer and schedules ----===//
 
 #include "ke/Propose/Schedule.h"
+#include "ke/Propose/GPUBlockProposer.h"
 #include "ke/Propose/TransformLibraryProposer.h"
 
 #include "gtest/gtest.h"
@@ -489,4 +490,42 @@ TEST(ProposerTest, CombinedParentsThatDoNotFitBecomeMutations) {
     EXPECT_EQ(verifyMessage(*proposal.schedule, shapes), "")
         << proposal.schedule->toString();
   }
+}
+
+TEST(GPUProposerTest, PairsTheBestKnobWithOthersOfAnotherKind) {
+  std::vector<OpShape> shapes = matmulShapes();
+  GPUBlockProposer proposer;
+  ProposalContext context;
+  context.shapes = shapes;
+  context.parent.payloadIR = "module {}";
+  context.count = 1000;
+  std::vector<Proposal> singles = proposer.propose(context);
+  ASSERT_EQ(singles.size(), GPUBlockProposer::getSpace(shapes).size());
+  // A contraction with a reduction: shared tiles, thread tiles, reduction
+  // threads, block shapes; no vector widths (no elementwise op).
+  EXPECT_EQ(singles.front().strategy, "gpu shared tile 128");
+  for (const Proposal &single : singles)
+    EXPECT_FALSE(single.gpuVectorWidth.has_value()) << single.strategy;
+
+  auto node = [](size_t index, const char *strategy, double speedup) {
+    NodeView view;
+    view.index = index;
+    view.strategy = strategy;
+    view.speedup = speedup;
+    view.correct = true;
+    return view;
+  };
+  context.elite = {node(3, "gpu block 8x32", 2.0),
+                   node(1, "gpu shared tile 32", 1.5),
+                   node(4, "gpu block 16x16", 1.2)};
+  context.count = 5;
+  std::vector<Proposal> pairs = proposer.propose(context);
+  ASSERT_EQ(pairs.size(), 1u); // 16x16 is a block shape like the best
+  EXPECT_EQ(pairs[0].strategy, "gpu block 8x32 + gpu shared tile 32");
+  EXPECT_EQ(pairs[0].gpuBlockTile, (llvm::SmallVector<int64_t, 2>{8, 32}));
+  EXPECT_EQ(pairs[0].gpuSharedTile, std::optional<int64_t>(32));
+  EXPECT_EQ(pairs[0].memory, MemoryOperator::Combine);
+  EXPECT_EQ(pairs[0].payloadIR, "module {}");
+  // Each pair once.
+  EXPECT_TRUE(proposer.propose(context).empty());
 }

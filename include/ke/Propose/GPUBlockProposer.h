@@ -5,17 +5,23 @@
 
 #include "ke/Propose/Proposer.h"
 
+#include <map>
+#include <set>
+
 namespace ke::propose {
 
 /// For GPU targets: the reference with one GPU schedule knob set per
-/// proposal, from a fixed list: outputs per thread of matmul-like
-/// reductions (`ke.gpu_thread_tile`: 2x1, 2x2, 4x1, 1x4; only for kernels
-/// with a reduction beside two parallel loops), most threads per reduced
-/// row (`ke.gpu_reduction_threads`: 128, 1024, 0; only for kernels with
-/// reductions), then thread-block shapes (`ke.gpu_block_tile`, 32 to 1024
-/// threads, 1-D and 2-D). Each knob is read by its GPU pass
-/// (ke-distribute-reductions-for-gpu, ke-tile-parallel-loops-for-gpu).
-/// Vector widths and shared-memory staging are not in the space yet.
+/// proposal, from a fixed list: the shared-memory tile of staged
+/// contractions (`ke.gpu_shared_tile`: 128, 32, 0) and outputs per thread
+/// of unstaged ones (`ke.gpu_thread_tile`: 2x1, 2x2, 4x1, 1x4), both only
+/// for kernels with a reduction beside two parallel loops; most threads
+/// per reduced row (`ke.gpu_reduction_threads`: 128, 1024, 0; only for
+/// kernels with reductions); elements per thread of elementwise ops
+/// (`ke.gpu_vector_width`: 2, 1; only for kernels with some); then
+/// thread-block shapes (`ke.gpu_block_tile`, 32 to 1024 threads, 1-D and
+/// 2-D). Once the list is spent, pairs: the knobs of the best correct
+/// single-knob node with those of each next best of another kind. Each
+/// knob is read by its GPU pass.
 class GPUBlockProposer : public Proposer {
 public:
   std::string getName() const override { return "library"; }
@@ -29,6 +35,10 @@ public:
 
 private:
   size_t next = 0;
+  /// The knobs of every single-knob proposal made, by strategy.
+  std::map<std::string, Proposal> singles;
+  /// Strategies of the pairs proposed.
+  std::set<std::string> pairs;
 };
 
 } // namespace ke::propose
