@@ -58,43 +58,33 @@ GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
         static_cast<int64_t>(shape.isReduction.size()) - reductions >= 2;
   }
   std::vector<Proposal> space;
+  auto add = [&](std::string strategy, auto setKnob) {
+    Proposal proposal;
+    setKnob(proposal);
+    proposal.strategy = std::move(strategy);
+    space.push_back(std::move(proposal));
+  };
   // The knobs that moved the H100 most first (conv2d 2x from thread tiles).
-  if (contracts)
-    for (int64_t tile : {128, 32, 0}) {
-      Proposal proposal;
-      proposal.gpuSharedTile = tile;
-      proposal.strategy = "gpu shared tile " + std::to_string(tile);
-      space.push_back(std::move(proposal));
-    }
-  if (contracts)
+  if (contracts) {
+    for (int64_t tile : {128, 32, 0})
+      add("gpu shared tile " + std::to_string(tile),
+          [&](Proposal &p) { p.gpuSharedTile = tile; });
     for (llvm::SmallVector<int64_t, 2> tile :
-         {llvm::SmallVector<int64_t, 2>{2, 1}, {2, 2}, {4, 1}, {1, 4}}) {
-      Proposal proposal;
-      proposal.gpuThreadTile = tile;
-      proposal.strategy = "gpu thread tile " + joinTile(tile);
-      space.push_back(std::move(proposal));
-    }
+         {llvm::SmallVector<int64_t, 2>{2, 1}, {2, 2}, {4, 1}, {1, 4}})
+      add("gpu thread tile " + joinTile(tile),
+          [&](Proposal &p) { p.gpuThreadTile = tile; });
+  }
   if (reduces)
-    for (int64_t threads : {128, 1024, 0}) {
-      Proposal proposal;
-      proposal.gpuReductionThreads = threads;
-      proposal.strategy = "gpu reduction threads " + std::to_string(threads);
-      space.push_back(std::move(proposal));
-    }
-  for (int64_t width : {2, 1}) {
-    if (!elementwise)
-      break;
-    Proposal proposal;
-    proposal.gpuVectorWidth = width;
-    proposal.strategy = "gpu vector width " + std::to_string(width);
-    space.push_back(std::move(proposal));
-  }
-  for (const auto &shape : getShapes()) {
-    Proposal proposal;
-    proposal.gpuBlockTile = shape;
-    proposal.strategy = "gpu block " + joinTile(shape);
-    space.push_back(std::move(proposal));
-  }
+    for (int64_t threads : {128, 1024, 0})
+      add("gpu reduction threads " + std::to_string(threads),
+          [&](Proposal &p) { p.gpuReductionThreads = threads; });
+  if (elementwise)
+    for (int64_t width : {2, 1})
+      add("gpu vector width " + std::to_string(width),
+          [&](Proposal &p) { p.gpuVectorWidth = width; });
+  for (const auto &shape : getShapes())
+    add("gpu block " + joinTile(shape),
+        [&](Proposal &p) { p.gpuBlockTile = shape; });
   return space;
 }
 

@@ -34,6 +34,7 @@ namespace ke {
 
 using namespace mlir;
 using ke::detail::applyMap;
+using ke::detail::delinearize;
 using ke::detail::findInitializingFill;
 
 namespace {
@@ -216,14 +217,26 @@ Value fold(OpBuilder &builder, const RowReduction &reduction, Value partial,
                           : combine(builder, reduction, element, partial);
 }
 
-/// The indices of `shape` (row-major) that `linear` stands for.
-SmallVector<Value> delinearize(OpBuilder &builder, Location loc, Value linear,
-                               ArrayRef<int64_t> shape) {
-  if (shape.size() == 1)
-    return {linear};
-  auto delinearized = affine::AffineDelinearizeIndexOp::create(
-      builder, loc, linear, shape, /*hasOuterBound=*/true);
-  return SmallVector<Value>(delinearized.getResults());
+/// A launch with one block per row of `rowShape` and `threads` threads on
+/// x, the builder inside it.
+struct RowLaunch {
+  Value thread;
+  SmallVector<Value> rowIvs;
+};
+RowLaunch launchPerRow(OpBuilder &builder, Location loc,
+                       ArrayRef<int64_t> rowShape, int64_t threads) {
+  int64_t rows = 1;
+  for (int64_t bound : rowShape)
+    rows *= bound;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(builder, loc, constant(rows), one, one,
+                                      constant(threads), one, one);
+  builder.setInsertionPointToStart(&launch.getBody().front());
+  return {launch.getThreadIds().x,
+          delinearize(builder, loc, launch.getBlockIds().x, rowShape)};
 }
 
 void distribute(const RowReduction &reduction, int64_t threadLimit) {
@@ -233,21 +246,12 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t rowLength = bounds.back();
   SmallVector<int64_t> rowShape(bounds.begin(), bounds.end() - 1);
-  int64_t rows = 1;
-  for (int64_t bound : rowShape)
-    rows *= bound;
   int64_t threads = chooseThreads(rowLength, threadLimit);
+  // One block per output element: its indices from the block id.
+  auto [thread, ivs] = launchPerRow(builder, loc, rowShape, threads);
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  Value one = constant(1);
-  auto launch = gpu::LaunchOp::create(builder, loc, constant(rows), one, one,
-                                      constant(threads), one, one);
-  builder.setInsertionPointToStart(&launch.getBody().front());
-  Value row = launch.getBlockIds().x;
-  Value thread = launch.getThreadIds().x;
-  // One block per output element: its indices from the block id.
-  SmallVector<Value> ivs = delinearize(builder, loc, row, rowShape);
   Value identity = arith::ConstantOp::create(builder, loc, reduction.identity);
   auto loop = scf::ForOp::create(builder, loc, thread, constant(rowLength),
                                  constant(threads), ValueRange{identity});
@@ -695,20 +699,11 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
   Location loc = first.getLoc();
   OpBuilder builder(run.ops.back());
   builder.setInsertionPointAfter(run.ops.back());
-  int64_t rows = 1;
-  for (int64_t bound : run.rowShape)
-    rows *= bound;
   int64_t threads = chooseThreads(run.rowLength, threadLimit);
+  auto [thread, rowIvs] = launchPerRow(builder, loc, run.rowShape, threads);
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
-  Value one = constant(1);
-  auto launch = gpu::LaunchOp::create(builder, loc, constant(rows), one, one,
-                                      constant(threads), one, one);
-  builder.setInsertionPointToStart(&launch.getBody().front());
-  Value thread = launch.getThreadIds().x;
-  SmallVector<Value> rowIvs =
-      delinearize(builder, loc, launch.getBlockIds().x, run.rowShape);
   // Row values the run has reduced so far, by buffer.
   DenseMap<Value, Value> reduced;
   // The value of `input` of `op` at `ivs` (the row's, then the column).

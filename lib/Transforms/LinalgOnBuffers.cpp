@@ -41,3 +41,13 @@ SmallVector<Value> ke::detail::applyMap(OpBuilder &builder, Location loc,
   }
   return indices;
 }
+
+SmallVector<Value> ke::detail::delinearize(OpBuilder &builder, Location loc,
+                                           Value linear,
+                                           ArrayRef<int64_t> shape) {
+  if (shape.size() == 1)
+    return {linear};
+  auto delinearized = affine::AffineDelinearizeIndexOp::create(
+      builder, loc, linear, shape, /*hasOuterBound=*/true);
+  return SmallVector<Value>(delinearized.getResults());
+}

@@ -24,6 +24,13 @@ llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &builder,
                                         mlir::Location loc, mlir::AffineMap map,
                                         mlir::ValueRange ivs);
 
+/// The indices of `shape` (row-major) that the flat index `linear` stands
+/// for (`linear` itself for one dimension).
+llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &builder,
+                                           mlir::Location loc,
+                                           mlir::Value linear,
+                                           llvm::ArrayRef<int64_t> shape);
+
 } // namespace ke::detail
 
 #endif // KE_LIB_TRANSFORMS_LINALGONBUFFERS_H

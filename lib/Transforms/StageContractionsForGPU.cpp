@@ -169,16 +169,11 @@ bool fitsDevice(const StagedContraction &contraction, int64_t stepK) {
 void scatterIvs(OpBuilder &builder, Location loc, Value linear,
                 ArrayRef<unsigned> loops, ArrayRef<int64_t> bounds,
                 SmallVector<Value> &ivs) {
-  if (loops.size() == 1) {
-    ivs[loops.front()] = linear;
-    return;
-  }
   SmallVector<int64_t> shape;
   for (unsigned loop : loops)
     shape.push_back(bounds[loop]);
-  auto delinearized = affine::AffineDelinearizeIndexOp::create(
-      builder, loc, linear, shape, /*hasOuterBound=*/true);
-  for (auto [loop, iv] : llvm::zip(loops, delinearized.getResults()))
+  for (auto [loop, iv] :
+       llvm::zip(loops, ke::detail::delinearize(builder, loc, linear, shape)))
     ivs[loop] = iv;
 }
 
