@@ -78,7 +78,7 @@ case "${1:-}" in
         share_data "$dir/$name@r$threads" "$name"
       done
     done
-    rm -f "$dir"/*/kernel.o "$dir"/*/link.log ;;
+    rm -f "$dir"/*/*.so.o "$dir"/*/*.so.log ;;
   --run)
     dir="${2:?bench/gpu_run.sh --run DIR [OUT]}"
     out="${3:-$root/build/bench/gpu}"

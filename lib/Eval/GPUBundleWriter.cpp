@@ -32,48 +32,10 @@ llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
   return llvm::Error::success();
 }
 
-} // namespace
-
-llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
-                                     llvm::StringRef kernel,
-                                     const KernelSignature &signature,
-                                     unsigned seeds,
-                                     llvm::StringRef directory) {
-  runtime::BundleManifest manifest;
-  manifest.kernel = kernel.str();
-  manifest.seeds = seeds;
-  auto describe = [&](const TensorSpec &spec,
-                      std::vector<runtime::BundleTensor> &into) -> llvm::Error {
-    if (spec.isScalar || spec.kind == ElementKind::F16 ||
-        spec.kind == ElementKind::BF16)
-      return llvm::createStringError(
-          "bundle: the GPU runner takes tensors of f32, f64 and integers only");
-    into.push_back(
-        {getKindName(spec.kind).str(),
-         std::vector<int64_t>(spec.shape.begin(), spec.shape.end())});
-    return llvm::Error::success();
-  };
-  for (const TensorSpec &spec : signature.arguments)
-    if (llvm::Error error = describe(spec, manifest.arguments))
-      return error;
-  for (const TensorSpec &spec : signature.results)
-    if (llvm::Error error = describe(spec, manifest.results))
-      return error;
-  if (signature.atol)
-    manifest.atol = *signature.atol;
-  else if (!signature.results.empty())
-    manifest.atol = signature.getTolerance(signature.results[0].kind).atol;
-  if (signature.rtol)
-    manifest.rtol = *signature.rtol;
-  else if (!signature.results.empty())
-    manifest.rtol = signature.getTolerance(signature.results[0].kind).rtol;
-
-  llvm::sys::fs::create_directories(directory);
-  if (llvm::Error error =
-          writeFile((directory + "/bundle.txt").str(), manifest.write()))
-    return error;
-
-  // Host code for this machine, as a shared object.
+/// Compiles the host code of `lowered` for this host and links it with
+/// ld.lld as `directory`/`name`.
+llvm::Error linkHostLibrary(mlir::ModuleOp lowered, llvm::StringRef directory,
+                            llvm::StringRef name) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module =
       mlir::translateModuleToLLVMIR(lowered, context);
@@ -104,7 +66,7 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
       return llvm::createStringError("codegen: cannot emit an object");
     passes.run(*module);
   }
-  std::string objectPath = (directory + "/kernel.o").str();
+  std::string objectPath = (directory + "/" + name + ".o").str();
   if (llvm::Error error = writeFile(objectPath, object))
     return error;
   auto linker = llvm::sys::findProgramByName("ld.lld", {KE_LLVM_TOOLS_DIR});
@@ -112,8 +74,8 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
     linker = llvm::sys::findProgramByName("ld.lld-22");
   if (!linker)
     return llvm::createStringError("link: ld.lld not found (Debian: lld-22)");
-  std::string output = (directory + "/kernel.so").str();
-  std::string log = (directory + "/link.log").str();
+  std::string output = (directory + "/" + name).str();
+  std::string log = (directory + "/" + name + ".log").str();
   llvm::sys::fs::remove(log);
   // Undefined mgpu* symbols resolve against the runner at load time.
   llvm::StringRef argv[] = {*linker, "-shared", "-o", output, objectPath};
@@ -123,6 +85,61 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
     return llvm::createStringError(
         "link: " + (text ? (*text)->getBuffer().str() : std::string("failed")));
   }
+  llvm::sys::fs::remove(objectPath);
+  llvm::sys::fs::remove(log);
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
+                                     llvm::StringRef kernel,
+                                     const KernelSignature &signature,
+                                     unsigned seeds,
+                                     llvm::StringRef directory,
+                                     mlir::ModuleOp profiled,
+                                     llvm::ArrayRef<std::string> regionNames) {
+  runtime::BundleManifest manifest;
+  manifest.kernel = kernel.str();
+  manifest.seeds = seeds;
+  auto describe = [&](const TensorSpec &spec,
+                      std::vector<runtime::BundleTensor> &into) -> llvm::Error {
+    if (spec.isScalar || spec.kind == ElementKind::F16 ||
+        spec.kind == ElementKind::BF16)
+      return llvm::createStringError(
+          "bundle: the GPU runner takes tensors of f32, f64 and integers only");
+    into.push_back(
+        {getKindName(spec.kind).str(),
+         std::vector<int64_t>(spec.shape.begin(), spec.shape.end())});
+    return llvm::Error::success();
+  };
+  for (const TensorSpec &spec : signature.arguments)
+    if (llvm::Error error = describe(spec, manifest.arguments))
+      return error;
+  for (const TensorSpec &spec : signature.results)
+    if (llvm::Error error = describe(spec, manifest.results))
+      return error;
+  if (signature.atol)
+    manifest.atol = *signature.atol;
+  else if (!signature.results.empty())
+    manifest.atol = signature.getTolerance(signature.results[0].kind).atol;
+  if (signature.rtol)
+    manifest.rtol = *signature.rtol;
+  else if (!signature.results.empty())
+    manifest.rtol = signature.getTolerance(signature.results[0].kind).rtol;
+
+  if (profiled)
+    manifest.regions.assign(regionNames.begin(), regionNames.end());
+  llvm::sys::fs::create_directories(directory);
+  if (llvm::Error error =
+          writeFile((directory + "/bundle.txt").str(), manifest.write()))
+    return error;
+
+  // Host code for this machine, as a shared object.
+  if (llvm::Error error = linkHostLibrary(lowered, directory, "kernel.so"))
+    return error;
+  if (profiled)
+    return linkHostLibrary(profiled, directory, "kernel-profile.so");
   return llvm::Error::success();
 }
 

@@ -68,6 +68,8 @@ const CudaDriver *ke::runtime::getCudaDriver(std::string *error) {
     resolve(library, driver.cuModuleUnload, "cuModuleUnload", missing);
     resolve(library, driver.cuModuleGetFunction, "cuModuleGetFunction",
             missing);
+    resolve(library, driver.cuModuleGetGlobal, "cuModuleGetGlobal_v2",
+            missing);
     resolve(library, driver.cuLaunchKernel, "cuLaunchKernel", missing);
     resolve(library, driver.cuStreamCreate, "cuStreamCreate", missing);
     resolve(library, driver.cuStreamSynchronize, "cuStreamSynchronize",

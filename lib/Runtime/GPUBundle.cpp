@@ -2,7 +2,6 @@
 
 #include "ke/Runtime/GPUBundle.h"
 #include "ke/Runtime/CudaDriver.h"
-#include "ke/Runtime/CudaDriver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -10,6 +9,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace ke::runtime;
@@ -48,6 +48,8 @@ std::string BundleManifest::write() const {
     tensor("arg", t);
   for (const BundleTensor &t : results)
     tensor("result", t);
+  for (size_t id = 0; id < regions.size(); ++id)
+    os << "region " << id << " " << regions[id] << "\n";
   return os.str();
 }
 
@@ -79,6 +81,15 @@ BundleManifest BundleManifest::read(const std::string &text,
       words >> manifest.seeds;
     } else if (key == "data") {
       words >> manifest.data;
+    } else if (key == "region") {
+      size_t id = 0;
+      std::string name;
+      words >> id >> name;
+      if (!words.fail() && id < 4096) {
+        if (manifest.regions.size() <= id)
+          manifest.regions.resize(id + 1);
+        manifest.regions[id] = name;
+      }
     } else if (key == "arg" || key == "result") {
       BundleTensor tensor;
       size_t rank = 0;
@@ -237,6 +248,32 @@ bool callWithPointers(void *function, std::vector<void *> &a) {
 }
 } // namespace
 
+std::vector<BundleResult::RegionTime> BundleResult::getRegionTimes() const {
+  // By region id; launches outside every region (-1) come last.
+  std::map<int, RegionTime> byId;
+  for (const LaunchTime &launch : profile) {
+    if (launch.deviceNs < 0)
+      continue;
+    RegionTime &region = byId[launch.region];
+    region.deviceNs += launch.deviceNs;
+    ++region.launches;
+  }
+  std::vector<RegionTime> regions;
+  for (auto &[id, region] : byId) {
+    if (id < 0)
+      continue;
+    region.name = size_t(id) < regionNames.size() && !regionNames[id].empty()
+                      ? regionNames[id]
+                      : "region " + std::to_string(id);
+    regions.push_back(region);
+  }
+  if (byId.count(-1)) {
+    regions.push_back(byId[-1]);
+    regions.back().name = "(outside regions)";
+  }
+  return regions;
+}
+
 std::string BundleResult::toJSON() const {
   std::ostringstream os;
   os.precision(17);
@@ -258,12 +295,36 @@ std::string BundleResult::toJSON() const {
     for (const LaunchTime &launch : profile)
       total += launch.ns;
     os << ",\"profile\":[";
-    for (size_t i = 0; i < profile.size(); ++i)
+    for (size_t i = 0; i < profile.size(); ++i) {
+      const LaunchTime &launch = profile[i];
       os << (i ? "," : "") << "{\"launch\":" << i << ",\"kernel\":\""
-         << escape(profile[i].kernel) << "\",\"ns\":" << profile[i].ns
-         << ",\"share\":" << (total > 0 ? profile[i].ns / total : 0) << "}";
+         << escape(launch.kernel) << "\",\"ns\":" << launch.ns
+         << ",\"share\":" << (total > 0 ? launch.ns / total : 0);
+      if (launch.deviceNs >= 0)
+        os << ",\"device_ns\":" << launch.deviceNs;
+      if (launch.region >= 0)
+        os << ",\"region\":" << launch.region;
+      os << "}";
+    }
     os << "]";
   }
+  std::vector<RegionTime> regions = getRegionTimes();
+  if (!regions.empty()) {
+    double total = 0;
+    for (const RegionTime &region : regions)
+      total += region.deviceNs;
+    os << ",\"regions\":[";
+    for (size_t i = 0; i < regions.size(); ++i)
+      os << (i ? "," : "") << "{\"region\":\"" << escape(regions[i].name)
+         << "\",\"launches\":" << regions[i].launches
+         << ",\"device_ns\":" << regions[i].deviceNs << ",\"share\":"
+         << (total > 0 ? regions[i].deviceNs / total : 0) << "}";
+    os << "],\"regions_time_source\":\"the device's global timer read by "
+          "each kernel's blocks (first start to last end), summed per "
+          "region\"";
+  }
+  if (!profileError.empty())
+    os << ",\"profile_error\":\"" << escape(profileError) << "\"";
   os << ",\"error\":";
   if (error.empty())
     os << "null";
@@ -437,16 +498,41 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     if (std::chrono::steady_clock::now() - began > std::chrono::seconds(60))
       break;
   }
+  std::string timingError = takeRuntimeError();
   if (profile) {
+    // The profiling build, where there is one, times its kernels on the
+    // device; it computes the same outputs into the same buffers.
+    void *profiled = entry;
+    std::string profileLibrary = directory + "/kernel-profile.so";
+    if (std::ifstream(profileLibrary).good()) {
+      void *handle = dlopen(profileLibrary.c_str(), RTLD_NOW | RTLD_LOCAL);
+      void *symbol = handle ? dlsym(handle, ("_mlir_ciface_" +
+                                             manifest.kernel)
+                                                .c_str())
+                            : nullptr;
+      if (symbol) {
+        profiled = symbol;
+        result.regionNames = manifest.regions;
+      } else {
+        const char *why = dlerror();
+        result.profileError = "kernel-profile.so: " +
+                              std::string(why ? why : "no entry point") +
+                              " (launches timed with CUDA events only)";
+      }
+    }
     if (flush)
       cuda->cuMemsetD8(flush, 0, flushBytes);
     cuda->cuCtxSynchronize();
     setLaunchProfiling(true);
-    callWithPointers(entry, pointers);
+    callWithPointers(profiled, pointers);
+    cuda->cuCtxSynchronize();
     setLaunchProfiling(false);
     result.profile = takeLaunchProfile();
+    // Extra diagnosis: a failing profile loses no measured result.
+    std::string profileRunError = takeRuntimeError();
+    if (!profileRunError.empty())
+      result.profileError = profileRunError;
   }
-  std::string timingError = takeRuntimeError();
   cuda->cuEventDestroy(start);
   cuda->cuEventDestroy(stop);
   if (flush)

@@ -22,14 +22,27 @@ using namespace ke::runtime;
 namespace {
 const CudaDriver *driver() { return getCudaDriver(); }
 
-/// Kernel names by function handle, and the launches being profiled.
+/// Kernel names and modules by function handle, and the launches being
+/// profiled.
 struct LaunchProfile {
   std::mutex mutex;
   bool on = false;
-  std::unordered_map<void *, std::string> names;
+  struct Kernel {
+    std::string name;
+    void *module = nullptr;
+    /// The kernel's __ke_timer_<name> words (ke-time-gpu-kernels), 0 when
+    /// it has none; looked up on the first profiled launch.
+    CUdeviceptr timer = 0;
+    bool lookedUp = false;
+  };
+  std::unordered_map<void *, Kernel> kernels;
+  /// The ke.probe region the host code is in (ke_gpu_probe_start/stop).
+  int region = -1;
   struct Pending {
     std::string kernel;
     void *start = nullptr, *stop = nullptr;
+    double deviceNs = -1;
+    int region = -1;
   };
   std::vector<Pending> pending;
 };
@@ -85,7 +98,9 @@ KE_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
             "cuModuleGetFunction")) {
     LaunchProfile &profile = launchProfile();
     std::lock_guard<std::mutex> lock(profile.mutex);
-    profile.names[function] = name;
+    LaunchProfile::Kernel &kernel = profile.kernels[function];
+    kernel.name = name;
+    kernel.module = module;
   }
   return function;
 }
@@ -99,20 +114,64 @@ KE_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     return;
   LaunchProfile &profile = launchProfile();
   std::unique_lock<std::mutex> lock(profile.mutex);
-  LaunchProfile::Pending timed;
-  if (profile.on) {
-    timed.kernel = profile.names[function];
-    driver()->cuEventCreate(&timed.start, 0);
-    driver()->cuEventCreate(&timed.stop, 0);
-    driver()->cuEventRecord(timed.start, stream);
+  if (!profile.on) {
+    check(driver()->cuLaunchKernel(function, gridX, gridY, gridZ, blockX,
+                                   blockY, blockZ, sharedBytes, stream, params,
+                                   extra),
+          "cuLaunchKernel");
+    return;
   }
+  LaunchProfile::Kernel &kernel = profile.kernels[function];
+  LaunchProfile::Pending timed;
+  timed.kernel = kernel.name;
+  timed.region = profile.region;
+  if (!kernel.lookedUp) {
+    kernel.lookedUp = true;
+    size_t bytes = 0;
+    if (driver()->cuModuleGetGlobal(&kernel.timer, &bytes, kernel.module,
+                                    ("__ke_timer_" + kernel.name).c_str()) ||
+        bytes != 2 * sizeof(uint64_t))
+      kernel.timer = 0;
+  }
+  // The timer words are reset and read around the launch alone: profiling
+  // serializes the call, which the per-launch events need anyway.
+  const uint64_t reset[2] = {~uint64_t(0), 0};
+  if (kernel.timer) {
+    check(driver()->cuStreamSynchronize(stream), "cuStreamSynchronize");
+    check(driver()->cuMemcpyHtoD(kernel.timer, reset, sizeof(reset)),
+          "resetting the kernel's timer");
+  }
+  driver()->cuEventCreate(&timed.start, 0);
+  driver()->cuEventCreate(&timed.stop, 0);
+  driver()->cuEventRecord(timed.start, stream);
   check(driver()->cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                                  blockZ, sharedBytes, stream, params, extra),
         "cuLaunchKernel");
-  if (profile.on) {
-    driver()->cuEventRecord(timed.stop, stream);
-    profile.pending.push_back(timed);
+  driver()->cuEventRecord(timed.stop, stream);
+  if (kernel.timer) {
+    uint64_t span[2] = {0, 0};
+    check(driver()->cuStreamSynchronize(stream), "cuStreamSynchronize");
+    check(driver()->cuMemcpyDtoH(span, kernel.timer, sizeof(span)),
+          "reading the kernel's timer");
+    if (span[1] >= span[0] && span[0] != ~uint64_t(0))
+      timed.deviceNs = double(span[1] - span[0]);
   }
+  profile.pending.push_back(timed);
+}
+
+// The host side of ke.probe regions on the GPU (ke-lower-probes
+// {runtime=gpu}): kernels launched between start and stop belong to the
+// region; their time is measured on the device.
+KE_EXPORT void ke_gpu_probe_start(int64_t id) {
+  LaunchProfile &profile = launchProfile();
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  profile.region = int(id);
+}
+
+KE_EXPORT void ke_gpu_probe_stop(int64_t) {
+  LaunchProfile &profile = launchProfile();
+  std::lock_guard<std::mutex> lock(profile.mutex);
+  profile.region = -1;
 }
 
 KE_EXPORT void *mgpuStreamCreate() { return getKernelStream(); }
@@ -260,7 +319,8 @@ std::vector<LaunchTime> ke::runtime::takeLaunchProfile() {
       driver()->cuEventDestroy(launch.start);
       driver()->cuEventDestroy(launch.stop);
     }
-    times.push_back({launch.kernel, double(ms) * 1e6});
+    times.push_back(
+        {launch.kernel, double(ms) * 1e6, launch.deviceNs, launch.region});
   }
   profile.pending.clear();
   return times;

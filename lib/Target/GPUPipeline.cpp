@@ -18,6 +18,10 @@
 //   (coalesced accesses);
 // - gpu-async-region gives each call one stream instead of a stream per
 //   launch;
+// - in a profiled (ke-instrument'ed) module, kernels read the device's
+//   global timer and the host's probes mark regions for the runtime
+//   (ke-time-gpu-kernels, ke-lower-probes{runtime=gpu}); elsewhere both
+//   passes do nothing;
 // - host-side temporaries go through _mlir_memref_to_llvm_alloc, which the
 //   runtime serves with device memory, so kernels can read them.
 //
@@ -34,7 +38,8 @@
 using namespace mlir;
 
 namespace {
-std::string mapToGPU(const ke::LowerGPUOptions &options) {
+std::string mapToGPU(const ke::LowerGPUOptions &options,
+                     llvm::StringRef vendor) {
   std::vector<std::string> tile;
   for (int64_t size : options.blockTile)
     tile.push_back(std::to_string(size));
@@ -70,8 +75,9 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
              "convert-parallel-loops-to-gpu),canonicalize,"
              "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
-             "func.func(gpu-async-region),",
-             tiling, reductions)
+             "ke-time-gpu-kernels{{vendor={2}},func.func(gpu-async-region),"
+             "ke-lower-probes{{runtime=gpu},",
+             tiling, reductions, vendor)
       .str();
 }
 } // namespace
@@ -81,13 +87,14 @@ std::string mapToGPU(const ke::LowerGPUOptions &options) {
 /// kernels' lowering inside gpu.module, then the host side and the binary.
 static LogicalResult buildGPUPipeline(OpPassManager &pm,
                                       const ke::LowerGPUOptions &options,
+                                      llvm::StringRef vendor,
                                       llvm::StringRef prepareAndAttach,
                                       llvm::StringRef kernelLowering,
                                       llvm::raw_ostream &errors) {
   std::string format =
       options.format.empty() ? "isa" : options.format.getValue();
   std::string text =
-      mapToGPU(options) + prepareAndAttach.str() +
+      mapToGPU(options, vendor) + prepareAndAttach.str() +
       ",lower-affine,convert-arith-to-llvm,convert-index-to-llvm,canonicalize,"
       "cse,gpu.module(" +
       kernelLowering.str() +
@@ -104,7 +111,7 @@ LogicalResult ke::buildLowerNVGPUPipeline(OpPassManager &pm,
                                           llvm::raw_ostream &errors) {
   std::string chip = options.chip.empty() ? "sm_90" : options.chip.getValue();
   return buildGPUPipeline(
-      pm, options,
+      pm, options, "nvidia",
       "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
       "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
       "nvvm-attach-target{chip=" +
@@ -117,7 +124,7 @@ LogicalResult ke::buildLowerAMDGPUPipeline(OpPassManager &pm,
                                            llvm::raw_ostream &errors) {
   std::string chip = options.chip.empty() ? "gfx942" : options.chip.getValue();
   return buildGPUPipeline(
-      pm, options,
+      pm, options, "amd",
       "convert-vector-to-scf,convert-scf-to-cf,convert-func-to-llvm,"
       "expand-strided-metadata,rocdl-attach-target{chip=" +
           chip + " O=3}",

@@ -632,7 +632,10 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
         close();
       continue;
     }
-    if (isa<memref::AllocOp, arith::ConstantOp, linalg::FillOp>(&operation))
+    // Profiling probes do not split a run: the profiled code keeps the
+    // fusion it measures (the launch counts for its last op's region).
+    if (isa<memref::AllocOp, arith::ConstantOp, linalg::FillOp,
+            ke::ProbeStartOp, ke::ProbeStopOp>(&operation))
       continue;
     auto op = dyn_cast<linalg::LinalgOp>(&operation);
     if (!op) {

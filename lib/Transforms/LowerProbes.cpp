@@ -16,13 +16,21 @@ namespace ke {
 using namespace mlir;
 
 namespace {
-/// The runtime entry points (ke-run defines them).
-constexpr llvm::StringLiteral kStart = "ke_probe_start";
-constexpr llvm::StringLiteral kStop = "ke_probe_stop";
-
 struct LowerProbesPass : ke::impl::KeLowerProbesBase<LowerProbesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (runtime != "cpu" && runtime != "gpu") {
+      module.emitError() << "ke-lower-probes: unknown runtime '" << runtime
+                         << "' (cpu or gpu)";
+      return signalPassFailure();
+    }
+    // The runtime entry points: ke-run's clock on the CPU, the GPU
+    // runtime's region marks on the GPU.
+    bool gpu = runtime == "gpu";
+    llvm::StringRef start = gpu ? "ke_gpu_probe_start" : "ke_probe_start";
+    llvm::StringRef stop = gpu ? "ke_gpu_probe_stop" : "ke_probe_stop";
     SmallVector<Operation *> probes;
     module.walk([&](Operation *op) {
       if (isa<ke::ProbeStartOp, ke::ProbeStopOp>(op))
@@ -32,7 +40,7 @@ struct LowerProbesPass : ke::impl::KeLowerProbesBase<LowerProbesPass> {
       return;
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
     auto type = builder.getFunctionType({builder.getI64Type()}, {});
-    for (llvm::StringRef name : {kStart, kStop})
+    for (llvm::StringRef name : {start, stop})
       if (!module.lookupSymbol<func::FuncOp>(name)) {
         auto declaration =
             func::FuncOp::create(builder, module.getLoc(), name, type);
@@ -46,7 +54,7 @@ struct LowerProbesPass : ke::impl::KeLowerProbesBase<LowerProbesPass> {
       Value value = arith::ConstantIntOp::create(builder, probe->getLoc(),
                                                  builder.getI64Type(), id);
       func::CallOp::create(builder, probe->getLoc(),
-                           isa<ke::ProbeStartOp>(probe) ? kStart : kStop,
+                           isa<ke::ProbeStartOp>(probe) ? start : stop,
                            TypeRange(), ValueRange{value});
       probe->erase();
     }

@@ -1,5 +1,7 @@
 // RUN: ke-opt %s --pass-pipeline='builtin.module(func.func(ke-instrument))' | FileCheck %s
 // RUN: ke-opt %s --pass-pipeline='builtin.module(func.func(ke-instrument),ke-lower-probes)' | FileCheck %s --check-prefix=LOWERED
+// RUN: ke-opt %s --pass-pipeline='builtin.module(func.func(ke-instrument),ke-lower-probes{runtime=gpu})' | FileCheck %s --check-prefix=GPU
+// RUN: not ke-opt %s --pass-pipeline='builtin.module(func.func(ke-instrument),ke-lower-probes{runtime=tpu})' 2>&1 | FileCheck %s --check-prefix=RUNTIME
 // RUN: ke-opt %s --pass-pipeline='builtin.module(func.func(ke-instrument,ke-instrument))' | FileCheck %s --check-prefix=ONCE
 // RUN: ke-opt %s --pass-pipeline='builtin.module(func.func(ke-instrument))' | ke-opt --ke-lower-cpu=naive=true | FileCheck %s --check-prefix=LLVM
 
@@ -39,6 +41,16 @@ func.func @k(%a: tensor<16x8xf32>, %b: tensor<8x16xf32>) -> tensor<16x16xf32> at
 // LOWERED-NEXT: call @ke_probe_start(%[[ID]]) : (i64) -> ()
 // LOWERED-NEXT: linalg.matmul
 // LOWERED-NOT: ke.probe
+
+// On GPUs the host only marks the region its launches belong to.
+// GPU:     func.func private @ke_gpu_probe_start(i64)
+// GPU:     func.func private @ke_gpu_probe_stop(i64)
+// GPU:     call @ke_gpu_probe_start(%{{.*}}) : (i64) -> ()
+// GPU-NEXT: linalg.fill
+// GPU-NEXT: arith.constant 0 : i64
+// GPU-NEXT: call @ke_gpu_probe_stop(%{{.*}}) : (i64) -> ()
+
+// RUNTIME: ke-lower-probes: unknown runtime 'tpu' (cpu or gpu)
 
 // ONCE-COUNT-3: ke.probe_start
 // ONCE-NOT:     ke.probe_start

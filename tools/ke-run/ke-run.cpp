@@ -528,9 +528,8 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
                                                        gpuBlockTile.end())));
     return module;
   };
-  OwningOpRef<ModuleOp> module = prepare();
   bool nvidia = targetName == "nvgpu";
-  {
+  auto lower = [&](ModuleOp module) -> llvm::Error {
     ke::DiagnosticCollector diagnostics(context);
     PassManager pm(context, ModuleOp::getOperationName());
     ke::LowerGPUOptions options;
@@ -543,9 +542,13 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     if (failed(nvidia ? ke::buildLowerNVGPUPipeline(pm, options, errorStream)
                       : ke::buildLowerAMDGPUPipeline(pm, options, errorStream)))
       return llvm::createStringError("lower: " + errors);
-    if (failed(pm.run(*module)) || !diagnostics.str().empty())
+    if (failed(pm.run(module)) || !diagnostics.str().empty())
       return llvm::createStringError("lower: " + diagnostics.str());
-  }
+    return llvm::Error::success();
+  };
+  OwningOpRef<ModuleOp> module = prepare();
+  if (llvm::Error error = lower(*module))
+    return error;
   std::vector<std::string> code = collectGPUCode(*module);
   if (code.empty())
     return llvm::createStringError("lower: no GPU kernel came out of the "
@@ -655,8 +658,39 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
       if (!signature)
         return signature.takeError();
       unsigned seeds = std::max(1u, numSeeds.getValue());
+      // --profile: a second build with probes, whose kernels time
+      // themselves on the device (ke-time-gpu-kernels).
+      OwningOpRef<ModuleOp> profiled;
+      std::vector<std::string> regionNames;
+      if (profile) {
+        currentStage = "profile";
+        profiled = prepare();
+        std::string problem;
+        {
+          ke::DiagnosticCollector diagnostics(context);
+          PassManager pm(context, ModuleOp::getOperationName());
+          if (failed(parsePassPipeline("func.func(ke-instrument)", pm)) ||
+              failed(pm.run(*profiled)))
+            problem = "profile: " + diagnostics.str();
+        }
+        profiled->walk([&](ke::ProbeStartOp probe) {
+          if (regionNames.size() <= probe.getId())
+            regionNames.resize(probe.getId() + 1);
+          regionNames[probe.getId()] = probe.getRegion().str();
+        });
+        if (problem.empty())
+          if (llvm::Error error = lower(*profiled))
+            problem = "profile " + llvm::toString(std::move(error));
+        // Extra diagnosis: without it the kernel is still checked and timed.
+        if (!problem.empty()) {
+          report.profileError = problem;
+          profiled = nullptr;
+        }
+        currentStage = "bundle";
+      }
       if (llvm::Error error =
-              writeGPUBundle(*module, job.name, *signature, seeds, directory))
+              writeGPUBundle(*module, job.name, *signature, seeds, directory,
+                             profiled ? *profiled : ModuleOp(), regionNames))
         return error;
       ke::LowerCPUOptions referenceOptions;
       referenceOptions.naive = true;
@@ -691,14 +725,26 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
             TimingResult{result.medianNs, result.minNs, result.runs};
         report.timeSource =
             "CUDA events on " + result.device + ", L2 flushed before each run";
-        // On the GPU each linalg op is a launch: the profile is per launch.
-        double launches = 0;
-        for (const ke::runtime::LaunchTime &launch : result.profile)
-          launches += launch.ns;
-        for (auto [index, launch] : llvm::enumerate(result.profile))
-          report.regions.push_back(
-              {"launch " + std::to_string(index) + " " + launch.kernel,
-               launch.ns, launches > 0 ? launch.ns / launches : 0});
+        // Regions timed on the device where the profiling build ran;
+        // else each launch, timed with events.
+        std::vector<ke::runtime::BundleResult::RegionTime> regionTimes =
+            result.getRegionTimes();
+        double total = 0;
+        for (const auto &region : regionTimes)
+          total += region.deviceNs;
+        for (const auto &region : regionTimes)
+          report.regions.push_back({region.name, region.deviceNs,
+                                    total > 0 ? region.deviceNs / total : 0});
+        if (regionTimes.empty()) {
+          for (const ke::runtime::LaunchTime &launch : result.profile)
+            total += launch.ns;
+          for (auto [index, launch] : llvm::enumerate(result.profile))
+            report.regions.push_back(
+                {"launch " + std::to_string(index) + " " + launch.kernel,
+                 launch.ns, total > 0 ? launch.ns / total : 0});
+        }
+        if (!result.profileError.empty() && report.profileError.empty())
+          report.profileError = result.profileError;
         return llvm::Error::success();
       }
     }

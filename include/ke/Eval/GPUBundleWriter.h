@@ -6,21 +6,22 @@
 #include "ke/Eval/HostTensor.h"
 #include "ke/Eval/KernelSignature.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
-
-namespace mlir {
-class ModuleOp;
-} // namespace mlir
 
 namespace ke::eval {
 
 /// Writes `directory`/kernel.so (the host code of `lowered`, a module after
 /// ke-lower-nvgpu, compiled for this host and linked with ld.lld; its PTX
 /// embedded) and bundle.txt. Inputs and expected outputs are added per
-/// seed with addBundleSeed.
+/// seed with addBundleSeed. With `profiled` (the same kernel instrumented
+/// by ke-instrument, then lowered), also kernel-profile.so and the names
+/// of its regions (`regionNames`, by probe id) in the manifest.
 llvm::Error writeGPUBundle(mlir::ModuleOp lowered, llvm::StringRef kernel,
                            const KernelSignature &signature, unsigned seeds,
-                           llvm::StringRef directory);
+                           llvm::StringRef directory,
+                           mlir::ModuleOp profiled = nullptr,
+                           llvm::ArrayRef<std::string> regionNames = {});
 llvm::Error addBundleSeed(llvm::StringRef directory, unsigned seedIndex,
                           llvm::ArrayRef<HostTensor> inputs,
                           llvm::ArrayRef<HostTensor> expected);

@@ -29,6 +29,7 @@ struct CudaDriver {
   int (*cuModuleLoadDataEx)(void **, const void *, unsigned, int *, void **);
   int (*cuModuleUnload)(void *);
   int (*cuModuleGetFunction)(void **, void *, const char *);
+  int (*cuModuleGetGlobal)(CUdeviceptr *, size_t *, void *, const char *);
   int (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
                         unsigned, unsigned, unsigned, void *, void **, void **);
   int (*cuStreamCreate)(void **, unsigned);
@@ -69,7 +70,15 @@ void *getKernelStream();
 /// One kernel launch timed while launch profiling was on.
 struct LaunchTime {
   std::string kernel;
+  /// CUDA events around the launch on its stream.
   double ns = 0;
+  /// The kernel's span read from the device's global timer by its blocks
+  /// (first block's start to last block's end), or -1 where the kernel
+  /// was not built with timers (ke-time-gpu-kernels).
+  double deviceNs = -1;
+  /// The ke.probe region the host was in when it launched the kernel, or
+  /// -1 outside every region.
+  int region = -1;
 };
 /// Times every kernel launch with CUDA events on its stream while on
 /// (the per-kernel profile of a GPU call).

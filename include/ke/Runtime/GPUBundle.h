@@ -37,6 +37,9 @@ struct BundleManifest {
   /// Where inputs and expected outputs are, relative to the bundle (other
   /// schedules of one kernel share them); empty: the bundle itself.
   std::string data;
+  /// Names of the ke.probe regions of the profiling build
+  /// (kernel-profile.so), by region id; empty without one.
+  std::vector<std::string> regions;
   std::string write() const;
   /// Empty `error` on success.
   static BundleManifest read(const std::string &text, std::string &error);
@@ -52,13 +55,28 @@ struct BundleResult {
   int runs = 0;
   /// With profiling: each kernel launch of one call, timed on its own.
   std::vector<LaunchTime> profile;
+  /// Why the profile is missing or partial (the measured time stands).
+  std::string profileError;
+  /// The manifest's region names (index = region id).
+  std::vector<std::string> regionNames;
+  /// Device time (global timer) summed per ke.probe region, in region id
+  /// order; empty when no launch was timed on the device.
+  struct RegionTime {
+    std::string name;
+    double deviceNs = 0;
+    int launches = 0;
+  };
+  std::vector<RegionTime> getRegionTimes() const;
   std::string toJSON() const;
 };
 
 /// Loads, checks (every seed, against the expected outputs) and times
 /// (CUDA events on the kernel's stream, L2 flushed before each run, at
 /// least 5 runs and `minSeconds`) the bundle in `directory`.
-/// With `profile`, one more call times each kernel launch (`profile`).
+/// With `profile`, one more call times each kernel launch (`profile`): of
+/// the profiling build kernel-profile.so where the bundle has one (its
+/// kernels read the global timer and its launches carry their region),
+/// else of kernel.so with CUDA events only.
 BundleResult runBundle(const std::string &directory, double minSeconds,
                        bool profile = false);
 

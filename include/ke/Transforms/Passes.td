@@ -219,8 +219,11 @@ def KeInstrument : Pass<"ke-instrument", "mlir::func::FuncOp"> {
     candidate (the probes stay where they are through the lowering: loops
     a schedule makes out of a linalg op replace it in place). On the CPU,
     `ke-lower-cpu` turns probes into runtime calls that read a monotonic
-    clock; `ke-run --profile` prints each region's share of the time, and
-    the search puts the shares into the diagnosis an LLM sees.
+    clock. On GPUs the probes mark regions on the host and the kernels
+    launched inside them read the device's global timer
+    (`ke-time-gpu-kernels`, `ke-lower-probes{runtime=gpu}`). `ke-run
+    --profile` prints each region's share of the time, and the search puts
+    the shares into the diagnosis an LLM sees.
   }];
   let dependentDialects = ["::ke::KeDialect"];
 }
@@ -233,8 +236,49 @@ def KeLowerProbes : Pass<"ke-lower-probes", "mlir::ModuleOp"> {
     declarations are added). `ke-run` provides both functions; they read a
     monotonic clock and accumulate nanoseconds per region. Part of
     `ke-lower-cpu`; a module without probes is left unchanged.
+
+    With `runtime=gpu` (part of `ke-lower-nvgpu` and `ke-lower-amdgpu`) the
+    calls are `ke_gpu_probe_start(N)` / `ke_gpu_probe_stop(N)`: the GPU
+    runtime only notes which region the host is in, and attributes each
+    kernel launched meanwhile (timed on the device by
+    `ke-time-gpu-kernels`) to it.
   }];
+  let options = [
+    Option<"runtime", "runtime", "std::string", /*default=*/"\"cpu\"",
+           "Which profiling runtime the calls go to: cpu or gpu">
+  ];
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect"];
+}
+
+def KeTimeGPUKernels : Pass<"ke-time-gpu-kernels", "mlir::ModuleOp"> {
+  let summary = "Time every outlined GPU kernel with the device's global timer";
+  let description = [{
+    Only in a module that holds profiling probes (`ke-instrument`), so
+    uninstrumented code is untouched. Every `gpu.func` kernel gets a
+    public device global `__ke_timer_<kernel>` of two i64 (`memref.global`
+    in global memory) and:
+    - at entry, thread (0,0,0) of each block reads the global timer and
+      folds it into word 0 with an atomic unsigned min;
+    - before its return, a `gpu.barrier` (so every thread of the block is
+      done), then thread (0,0,0) reads the timer again and folds it into
+      word 1 with an atomic unsigned max.
+    So the two words end up as the first block's start and the last
+    block's end: the kernel's span on the device, without launch latency.
+    The runtime resets the words before a profiled launch and reads them
+    after it (`cuModuleGetGlobal`). The timer is `%globaltimer` (ns) on
+    NVIDIA and `s_memrealtime` (a 100 MHz counter) on AMD, chosen by
+    `vendor`. Two atomics per block and one barrier are the probe's cost;
+    a kernel with more than one return is left untimed with a warning.
+  }];
+  let options = [
+    Option<"vendor", "vendor", "std::string", /*default=*/"\"nvidia\"",
+           "Whose timer to read: nvidia (%globaltimer) or amd (s_memrealtime)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
 }
 
 def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::func::FuncOp"> {

@@ -1,0 +1,66 @@
+//===- GPUBundleTest.cpp - bundle manifests and GPU region profiles -------===//
+
+#include "ke/Runtime/GPUBundle.h"
+
+#include <gtest/gtest.h>
+
+using namespace ke::runtime;
+
+namespace {
+
+TEST(GPUBundleTest, ManifestKeepsRegionNames) {
+  BundleManifest manifest;
+  manifest.kernel = "softmax";
+  manifest.arguments.push_back({"f32", {4, 8}});
+  manifest.results.push_back({"f32", {4, 8}});
+  manifest.regions = {"0:linalg.fill", "1:linalg.generic"};
+  std::string error;
+  BundleManifest read = BundleManifest::read(manifest.write(), error);
+  ASSERT_EQ(error, "");
+  EXPECT_EQ(read.kernel, "softmax");
+  EXPECT_EQ(read.regions, manifest.regions);
+  EXPECT_EQ(read.arguments.size(), 1u);
+  EXPECT_EQ(read.results[0].shape, (std::vector<int64_t>{4, 8}));
+}
+
+TEST(GPUBundleTest, ManifestRejectsUnknownKeys) {
+  std::string error;
+  BundleManifest::read("ke-gpu-bundle 1\nkernel k\nregoin 0 x\n", error);
+  EXPECT_EQ(error, "line 3: unknown key 'regoin'");
+}
+
+// Launches add up per region in region order, by their device time; the
+// ones outside every region come last; launches without a device timer
+// (a build without ke-time-gpu-kernels) do not make regions.
+TEST(GPUBundleTest, RegionTimesSumDeviceTimePerRegion) {
+  BundleResult result;
+  result.regionNames = {"0:linalg.fill", "1:linalg.matmul", ""};
+  result.profile = {{"k", 900, 500, 1}, {"k", 300, 100, -1}, {"k", 800, 250, 1},
+                    {"k", 100, 50, 0},  {"k", 700, -1, 2},   {"k", 60, 20, 2}};
+  std::vector<BundleResult::RegionTime> regions = result.getRegionTimes();
+  ASSERT_EQ(regions.size(), 4u);
+  EXPECT_EQ(regions[0].name, "0:linalg.fill");
+  EXPECT_EQ(regions[0].deviceNs, 50);
+  EXPECT_EQ(regions[1].name, "1:linalg.matmul");
+  EXPECT_EQ(regions[1].deviceNs, 750);
+  EXPECT_EQ(regions[1].launches, 2);
+  EXPECT_EQ(regions[2].name, "region 2"); // unnamed in the manifest
+  EXPECT_EQ(regions[2].deviceNs, 20);
+  EXPECT_EQ(regions[2].launches, 1);
+  EXPECT_EQ(regions[3].name, "(outside regions)");
+  EXPECT_EQ(regions[3].deviceNs, 100);
+
+  std::string json = result.toJSON();
+  EXPECT_NE(json.find("\"regions\":[{\"region\":\"0:linalg.fill\""),
+            std::string::npos);
+  EXPECT_NE(json.find("\"device_ns\":500,\"region\":1}"), std::string::npos);
+}
+
+TEST(GPUBundleTest, NoRegionsWithoutDeviceTimers) {
+  BundleResult result;
+  result.profile = {{"k", 900, -1, -1}, {"k", 300, -1, -1}};
+  EXPECT_TRUE(result.getRegionTimes().empty());
+  EXPECT_EQ(result.toJSON().find("\"regions\""), std::string::npos);
+}
+
+} // namespace
