@@ -94,6 +94,7 @@ llvm::Error linkHostLibrary(mlir::ModuleOp lowered, llvm::StringRef directory,
 
 llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
                                      llvm::StringRef kernel,
+                                     llvm::StringRef target,
                                      const KernelSignature &signature,
                                      unsigned seeds,
                                      llvm::StringRef directory,
@@ -101,6 +102,7 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
                                      llvm::ArrayRef<std::string> regionNames) {
   runtime::BundleManifest manifest;
   manifest.kernel = kernel.str();
+  manifest.target = target.str();
   manifest.seeds = seeds;
   auto describe = [&](const TensorSpec &spec,
                       std::vector<runtime::BundleTensor> &into) -> llvm::Error {

@@ -1,7 +1,7 @@
 //===- GPUBundle.cpp - a compiled GPU kernel that travels -----------------===//
 
 #include "ke/Runtime/GPUBundle.h"
-#include "ke/Runtime/CudaDriver.h"
+#include "ke/Runtime/GPUDriver.h"
 
 #include <algorithm>
 #include <chrono>
@@ -34,7 +34,8 @@ int64_t BundleTensor::getElementBytes() const {
 std::string BundleManifest::write() const {
   std::ostringstream os;
   os.precision(17);
-  os << "ke-gpu-bundle 1\nkernel " << kernel << "\ntolerance " << atol << " "
+  os << "ke-gpu-bundle 1\ntarget " << target << "\nkernel " << kernel
+     << "\ntolerance " << atol << " "
      << rtol << "\nseeds " << seeds << "\n";
   if (!data.empty())
     os << "data " << data << "\n";
@@ -71,6 +72,13 @@ BundleManifest BundleManifest::read(const std::string &text,
       words >> version;
       if (version != 1) {
         error = "unsupported bundle version";
+        return manifest;
+      }
+    } else if (key == "target") {
+      words >> manifest.target;
+      if (manifest.target != "nvgpu" && manifest.target != "amdgpu") {
+        error = "line " + std::to_string(number) + ": unknown target '" +
+                manifest.target + "' (nvgpu or amdgpu)";
         return manifest;
       }
     } else if (key == "kernel") {
@@ -278,7 +286,7 @@ std::string BundleResult::toJSON() const {
   std::ostringstream os;
   os.precision(17);
   os << "{\"kernel\":\"" << escape(kernel) << "\",\"bundle\":\""
-     << escape(bundle) << "\",\"target\":\"nvgpu\","
+     << escape(bundle) << "\",\"target\":\"" << escape(target) << "\","
      << "\"device\":\"" << escape(device)
      << "\",\"correct\":" << (correct ? "true" : "false")
      << ",\"max_abs_err\":" << maxAbsError
@@ -288,7 +296,8 @@ std::string BundleResult::toJSON() const {
        << ",\"runs\":" << runs << "}";
   else
     os << ",\"time_ns\":null";
-  os << ",\"time_source\":\"CUDA events around the kernel's stream, L2 "
+  os << ",\"time_source\":\"" << (target == "amdgpu" ? "HIP" : "CUDA")
+     << " events around the kernel's stream, L2 "
         "flushed before each run\"";
   if (!profile.empty()) {
     double total = 0;
@@ -345,11 +354,14 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
   }
   BundleManifest manifest = BundleManifest::read(text, problem);
   result.kernel = manifest.kernel;
+  result.target = manifest.target;
   if (!problem.empty()) {
     result.error = "bundle: " + problem;
     return result;
   }
-  const CudaDriver *cuda = getCudaDriver(&problem);
+  selectGPUVendor(manifest.target == "amdgpu" ? GPUVendor::AMD
+                                              : GPUVendor::NVIDIA);
+  const GPUDriver *cuda = getGPUDriver(&problem);
   if (!cuda) {
     result.error = "target: " + problem;
     return result;
@@ -395,7 +407,7 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     int result0 = cuda->cuMemAlloc(
         &buffers[i], std::max<int64_t>(1, tensors[i].getNumBytes()));
     if (result0) {
-      result.error = "run: cuMemAlloc: " + describeCudaError(result0);
+      result.error = "run: cuMemAlloc: " + describeGPUError(result0);
       release();
       return result;
     }
@@ -517,7 +529,7 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
         const char *why = dlerror();
         result.profileError = "kernel-profile.so: " +
                               std::string(why ? why : "no entry point") +
-                              " (launches timed with CUDA events only)";
+                              " (launches timed with events only)";
       }
     }
     if (flush)

@@ -1,7 +1,8 @@
-//===- MLIRGPURuntime.cpp - MLIR's GPU runtime API on the CUDA driver -----===//
+//===- MLIRGPURuntime.cpp - MLIR's GPU runtime API on CUDA or HIP ---------===//
 //
 // The functions code lowered by gpu-to-llvm calls (module loading, kernel
-// launches, streams, events, memory), and the allocation hooks of
+// launches, streams, events, memory) on the selected vendor's driver
+// (GPUDriver.h: HIP fills the CUDA driver API's slots), and the hooks of
 // finalize-memref-to-llvm{use-generic-functions}, which ke serves with
 // device memory so kernels can read host-side temporaries. Errors cannot
 // be returned through these signatures: the first one is kept and the
@@ -9,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ke/Runtime/CudaDriver.h"
+#include "ke/Runtime/GPUDriver.h"
 
 #include <cstring>
 #include <mutex>
@@ -20,7 +21,7 @@ using namespace ke::runtime;
 #define KE_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
-const CudaDriver *driver() { return getCudaDriver(); }
+const GPUDriver *driver() { return getGPUDriver(); }
 
 /// Kernel names and modules by function handle, and the launches being
 /// profiled.
@@ -54,7 +55,7 @@ LaunchProfile &launchProfile() {
 bool check(int result, const char *what) {
   if (result == 0)
     return true;
-  noteRuntimeError(std::string(what) + ": " + describeCudaError(result));
+  noteRuntimeError(std::string(what) + ": " + describeGPUError(result));
   return false;
 }
 } // namespace
@@ -70,7 +71,7 @@ KE_EXPORT void *mgpuModuleLoadJIT(void *data, int optLevel) {
                     reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
   int result = driver()->cuModuleLoadDataEx(&module, data, 3, options, values);
   if (result != 0)
-    noteRuntimeError("loading the PTX: " + describeCudaError(result) + ": " +
+    noteRuntimeError("loading the PTX: " + describeGPUError(result) + ": " +
                      log);
   return module;
 }
@@ -154,7 +155,8 @@ KE_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     check(driver()->cuMemcpyDtoH(span, kernel.timer, sizeof(span)),
           "reading the kernel's timer");
     if (span[1] >= span[0] && span[0] != ~uint64_t(0))
-      timed.deviceNs = double(span[1] - span[0]);
+      timed.deviceNs =
+          double(span[1] - span[0]) * driver()->timerNanosecondsPerTick;
   }
   profile.pending.push_back(timed);
 }

@@ -23,7 +23,13 @@
 //   (ke-time-gpu-kernels, ke-lower-probes{runtime=gpu}); elsewhere both
 //   passes do nothing;
 // - host-side temporaries go through _mlir_memref_to_llvm_alloc, which the
-//   runtime serves with device memory, so kernels can read them.
+//   runtime serves with device memory, so kernels can read them;
+// - AMD code must link without ROCm's device libraries (Debian has none):
+//   f32 math without an instruction becomes polynomials
+//   (ke-approximate-math), the rest LLVM intrinsic calls
+//   (ke-math-to-llvm-intrinsics; convert-gpu-to-rocdl would call
+//   __ocml_*), block sizes constants (ke-fold-known-block-dims: ROCDL
+//   reads them through __ockl_get_local_size).
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,8 +69,12 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
                     options.sharedTile.getValue(),
                     options.vectorWidth.getValue())
           .str();
+  bool amd = vendor == "amd";
+  // AMD without ROCm's device libraries: f32 math as polynomials (no
+  // __ocml_* calls), block sizes as constants (no __ockl_get_local_size).
   return llvm::formatv(
-             "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
+             "func.func({3}ke-decompose-aggregates,"
+             "convert-elementwise-to-linalg),"
              "one-shot-bufferize{{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
@@ -75,9 +85,10 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
              "convert-parallel-loops-to-gpu),canonicalize,"
              "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
-             "ke-time-gpu-kernels{{vendor={2}},func.func(gpu-async-region),"
+             "{4}ke-time-gpu-kernels{{vendor={2}},func.func(gpu-async-region),"
              "ke-lower-probes{{runtime=gpu},",
-             tiling, reductions, vendor)
+             tiling, reductions, vendor, amd ? "ke-approximate-math," : "",
+             amd ? "ke-fold-known-block-dims," : "")
       .str();
 }
 } // namespace
@@ -128,7 +139,9 @@ LogicalResult ke::buildLowerAMDGPUPipeline(OpPassManager &pm,
       "convert-vector-to-scf,convert-scf-to-cf,convert-func-to-llvm,"
       "expand-strided-metadata,rocdl-attach-target{chip=" +
           chip + " O=3}",
-      "convert-gpu-to-rocdl{chipset=" + chip + "}", errors);
+      "ke-math-to-llvm-intrinsics,convert-gpu-to-rocdl{chipset=" + chip +
+          "},ke-fold-known-block-dims",
+      errors);
 }
 
 void ke::registerLowerGPUPipelines() {

@@ -2,10 +2,11 @@
 //
 //   ke-gpu-run [--min-time S] [--profile] BUNDLE_DIR...
 //
-// Runs bundles written by `ke-run --target nvgpu --bundle DIR` on the
-// machine's first NVIDIA GPU and prints one JSON line per bundle (the keys
-// of ke-run's). Needs only the CUDA driver: it builds with a C++ compiler
-// alone (see docs/targets.md), for GPU machines without MLIR.
+// Runs bundles written by `ke-run --target nvgpu|amdgpu --bundle DIR` on
+// the machine's first NVIDIA GPU (CUDA driver) or AMD GPU (HIP runtime),
+// as each bundle's manifest says, and prints one JSON line per bundle (the
+// keys of ke-run's). Needs only the vendor's driver: it builds with a C++
+// compiler alone (see docs/targets.md), for GPU machines without MLIR.
 //
 //===----------------------------------------------------------------------===//
 

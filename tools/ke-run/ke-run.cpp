@@ -23,7 +23,7 @@
 #include "ke/Eval/WorkEstimate.h"
 #include "ke/InitKe.h"
 #include "ke/KeDialect.h"
-#include "ke/Runtime/CudaDriver.h"
+#include "ke/Runtime/GPUDriver.h"
 #include "ke/Runtime/GPUBundle.h"
 #include "ke/Support/DiagnosticCollector.h"
 #include "ke/Target/CPUPipeline.h"
@@ -506,6 +506,32 @@ std::vector<std::string> collectGPUCode(ModuleOp module) {
   return code;
 }
 
+/// MLIR's ROCDL serializer links code objects with $ROCM_PATH/llvm/bin/
+/// ld.lld; without ROCm, Debian's lld stands in while this lives.
+class ScopedROCmLinker {
+public:
+  ScopedROCmLinker() {
+    if (std::getenv("ROCM_PATH") ||
+        llvm::sys::fs::createUniqueDirectory("ke-rocm", directory))
+      return;
+    llvm::SmallString<128> bin = directory;
+    llvm::sys::path::append(bin, "llvm", "bin");
+    llvm::sys::fs::create_directories(bin);
+    if (auto lld = llvm::sys::findProgramByName("ld.lld", {KE_LLVM_TOOLS_DIR}))
+      llvm::sys::fs::create_link(*lld, (bin + "/ld.lld").str());
+    setenv("ROCM_PATH", directory.c_str(), 1);
+  }
+  ~ScopedROCmLinker() {
+    if (directory.empty())
+      return;
+    unsetenv("ROCM_PATH");
+    llvm::sys::fs::remove_directories(directory);
+  }
+
+private:
+  llvm::SmallString<128> directory;
+};
+
 /// nvgpu and amdgpu: the candidate's tensor program is checked on the CPU
 /// (correctness does not depend on the target), then compiled for the GPU;
 /// where it cannot run, its time is the documented static cost.
@@ -529,7 +555,8 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     return module;
   };
   bool nvidia = targetName == "nvgpu";
-  auto lower = [&](ModuleOp module) -> llvm::Error {
+  // `binary`: the code object (format=bin) instead of assembly.
+  auto lower = [&](ModuleOp module, bool binary) -> llvm::Error {
     ke::DiagnosticCollector diagnostics(context);
     PassManager pm(context, ModuleOp::getOperationName());
     ke::LowerGPUOptions options;
@@ -537,6 +564,12 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
     options.sharedTile = gpuSharedTile;
     options.vectorWidth = gpuVectorWidth;
+    std::optional<ScopedROCmLinker> rocmLinker;
+    if (binary) {
+      options.format = "bin";
+      if (!nvidia)
+        rocmLinker.emplace();
+    }
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(nvidia ? ke::buildLowerNVGPUPipeline(pm, options, errorStream)
@@ -547,7 +580,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     return llvm::Error::success();
   };
   OwningOpRef<ModuleOp> module = prepare();
-  if (llvm::Error error = lower(*module))
+  if (llvm::Error error = lower(*module, /*binary=*/false))
     return error;
   std::vector<std::string> code = collectGPUCode(*module);
   if (code.empty())
@@ -567,58 +600,32 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
       llvm::outs() << text;
   report.compiled = true;
   report.gpuCode = stats.toJSON();
+  // AMD runs the code object (hsaco), NVIDIA the PTX of `module`.
+  OwningOpRef<ModuleOp> binaryModule;
   if (!nvidia) {
-    // The code object (hsaco) too: MLIR's ROCDL serializer links with
-    // $ROCM_PATH/llvm/bin/ld.lld; without ROCm, Debian's lld stands in.
     currentStage = "hsaco";
-    llvm::SmallString<128> fakeROCm;
-    if (!std::getenv("ROCM_PATH") &&
-        !llvm::sys::fs::createUniqueDirectory("ke-rocm", fakeROCm)) {
-      llvm::SmallString<128> bin = fakeROCm;
-      llvm::sys::path::append(bin, "llvm", "bin");
-      llvm::sys::fs::create_directories(bin);
-      auto lld = llvm::sys::findProgramByName("ld.lld", {KE_LLVM_TOOLS_DIR});
-      if (lld)
-        llvm::sys::fs::create_link(*lld, (bin + "/ld.lld").str());
-      setenv("ROCM_PATH", fakeROCm.c_str(), 1);
-    }
-    OwningOpRef<ModuleOp> binaryModule = prepare();
-    ke::DiagnosticCollector diagnostics(context);
-    PassManager pm(context, ModuleOp::getOperationName());
-    ke::LowerGPUOptions options;
-    options.reductionThreads = gpuReductionThreads;
-    options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
-    options.sharedTile = gpuSharedTile;
-    options.vectorWidth = gpuVectorWidth;
-    options.format = "bin";
-    std::string errors;
-    llvm::raw_string_ostream errorStream(errors);
+    binaryModule = prepare();
     int64_t hsacoBytes = 0;
     bool elf = true;
-    if (succeeded(ke::buildLowerAMDGPUPipeline(pm, options, errorStream)) &&
-        succeeded(pm.run(*binaryModule))) {
+    llvm::Error error = lower(*binaryModule, /*binary=*/true);
+    if (!error)
       for (const std::string &object : collectGPUCode(*binaryModule)) {
         hsacoBytes += object.size();
         elf &= llvm::StringRef(object).starts_with("\x7f"
                                                    "ELF");
       }
-    }
-    if (!fakeROCm.empty()) {
-      unsetenv("ROCM_PATH");
-      llvm::sys::fs::remove_directories(fakeROCm);
-    }
-    if (hsacoBytes == 0 || !elf)
-      return llvm::createStringError("hsaco: the AMDGPU code object could "
-                                     "not be linked: " +
-                                     diagnostics.str());
+    if (error || hsacoBytes == 0 || !elf)
+      return llvm::createStringError(
+          "hsaco: the AMDGPU code object could not be linked" +
+          (error ? ": " + llvm::toString(std::move(error)) : std::string()));
     report.gpuCode->getAsObject()->insert({"hsaco_bytes", hsacoBytes});
   }
   report.runnable = false;
-  report.notRunnable = "no AMD GPU here: a HIP runner (libamdhip64) is not "
-                       "implemented; ranked by static cost";
-  if (nvidia) {
+  {
+    ke::runtime::selectGPUVendor(nvidia ? ke::runtime::GPUVendor::NVIDIA
+                                        : ke::runtime::GPUVendor::AMD);
     std::string driverProblem;
-    bool haveGPU = !compileOnly && ke::runtime::getCudaDriver(&driverProblem);
+    bool haveGPU = !compileOnly && ke::runtime::getGPUDriver(&driverProblem);
     report.notRunnable = compileOnly ? "--compile-only" : driverProblem;
     if (profile && !haveGPU)
       report.profileError =
@@ -679,7 +686,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
           regionNames[probe.getId()] = probe.getRegion().str();
         });
         if (problem.empty())
-          if (llvm::Error error = lower(*profiled))
+          if (llvm::Error error = lower(*profiled, /*binary=*/!nvidia))
             problem = "profile " + llvm::toString(std::move(error));
         // Extra diagnosis: without it the kernel is still checked and timed.
         if (!problem.empty()) {
@@ -688,9 +695,10 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
         }
         currentStage = "bundle";
       }
-      if (llvm::Error error =
-              writeGPUBundle(*module, job.name, *signature, seeds, directory,
-                             profiled ? *profiled : ModuleOp(), regionNames))
+      if (llvm::Error error = writeGPUBundle(
+              nvidia ? *module : *binaryModule, job.name, targetName,
+              *signature, seeds, directory, profiled ? *profiled : ModuleOp(),
+              regionNames))
         return error;
       ke::LowerCPUOptions referenceOptions;
       referenceOptions.naive = true;
@@ -723,8 +731,9 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
           return llvm::createStringError(result.error);
         report.timing =
             TimingResult{result.medianNs, result.minNs, result.runs};
-        report.timeSource =
-            "CUDA events on " + result.device + ", L2 flushed before each run";
+        report.timeSource = std::string(nvidia ? "CUDA" : "HIP") +
+                            " events on " + result.device +
+                            ", L2 flushed before each run";
         // Regions timed on the device where the profiling build ran;
         // else each launch, timed with events.
         std::vector<ke::runtime::BundleResult::RegionTime> regionTimes =

@@ -14,7 +14,7 @@
 #define KE_RUNTIME_GPUBUNDLE_H
 
 #include <cstdint>
-#include "ke/Runtime/CudaDriver.h"
+#include "ke/Runtime/GPUDriver.h"
 
 #include <string>
 #include <vector>
@@ -30,6 +30,8 @@ struct BundleTensor {
 };
 
 struct BundleManifest {
+  /// nvgpu (PTX, run through the CUDA driver) or amdgpu (hsaco, HIP).
+  std::string target = "nvgpu";
   std::string kernel;
   double atol = 1e-4, rtol = 1e-4;
   std::vector<BundleTensor> arguments, results;
@@ -47,6 +49,7 @@ struct BundleManifest {
 
 struct BundleResult {
   std::string kernel, device;
+  std::string target = "nvgpu";
   std::string bundle; ///< the bundle directory's name (kernel@tile)
   bool correct = false;
   std::string error; ///< "<stage>: ...", empty when correct

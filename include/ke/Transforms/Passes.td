@@ -250,6 +250,40 @@ def KeLowerProbes : Pass<"ke-lower-probes", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect"];
 }
 
+def KeFoldKnownBlockDims : Pass<"ke-fold-known-block-dims"> {
+  let summary = "Replace block-size reads by the kernel's known block size";
+  let description = [{
+    In every kernel whose block size is known (gpu-kernel-outlining sets
+    `known_block_size` when the launch's sizes are constants), each
+    `gpu.block_dim` becomes an `arith.constant`, and, after the ROCDL
+    conversion (the kernel is an `llvm.func` with `gpu.known_block_size`),
+    each `rocdl.workgroup.dim.{x,y,z}` an `llvm.mlir.constant`. On AMD this
+    is needed, not only tidy: ROCDL reads the block size with a call to
+    `__ockl_get_local_size`, which lives in ROCm's device libraries, so a
+    kernel using it (every cross-thread reduction does, through the
+    all-reduce lowering inside `convert-gpu-to-rocdl`) cannot be linked
+    without ROCm. Part of `ke-lower-amdgpu`; runs on any op.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def KeMathToLLVMIntrinsics : Pass<"ke-math-to-llvm-intrinsics"> {
+  let summary = "Turn the math ops a GPU has instructions for into LLVM intrinsic calls";
+  let description = [{
+    `math.floor`, `ceil`, `trunc`, `roundeven`, `sqrt`, `absf`, `fma`,
+    `copysign`, `exp2`, `exp`, `log2` and `log` on floats (scalars or 1-d
+    vectors) become `llvm.call_intrinsic "llvm.<name>.<type>"`,
+    and `math.rsqrt` a division of one by the square root. On AMD this keeps
+    `convert-gpu-to-rocdl` from calling ROCm's device library (`__ocml_*`),
+    which Debian does not ship: the backend has instructions for all of
+    these. Run it after `ke-approximate-math` (tanh, erf, ... have no
+    instruction) and before `convert-gpu-to-rocdl`, which marks the LLVM
+    dialect's own intrinsic ops for these (`llvm.intr.floor`, ...) illegal.
+    Part of `ke-lower-amdgpu`; runs on any op.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect"];
+}
+
 def KeTimeGPUKernels : Pass<"ke-time-gpu-kernels", "mlir::ModuleOp"> {
   let summary = "Time every outlined GPU kernel with the device's global timer";
   let description = [{

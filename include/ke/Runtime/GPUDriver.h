@@ -1,4 +1,4 @@
-//===- CudaDriver.h - the CUDA driver API, loaded at run time ---*- C++ -*-===//
+//===- GPUDriver.h - the CUDA driver API, loaded at run time ---*- C++ -*-===//
 //
 // ke builds and runs without CUDA: libcuda.so.1 is opened with dlopen the
 // first time a GPU is asked for. Plain C++ (no LLVM), so that the GPU
@@ -18,7 +18,18 @@ namespace ke::runtime {
 
 using CUdeviceptr = unsigned long long;
 
-struct CudaDriver {
+enum class GPUVendor { NVIDIA, AMD };
+
+/// Entry points by their CUDA driver names; for AMD, the HIP function of
+/// the same shape (cuLaunchKernel = hipModuleLaunchKernel, cuMemAlloc =
+/// hipMalloc, cuCtxSynchronize = hipDeviceSynchronize, ...).
+struct GPUDriver {
+  GPUVendor vendor = GPUVendor::NVIDIA;
+  /// "CUDA" or "HIP", for messages.
+  const char *api = "CUDA";
+  /// Nanoseconds per tick of the timer ke-time-gpu-kernels reads
+  /// (%globaltimer counts ns; AMD's s_memrealtime runs at 100 MHz).
+  double timerNanosecondsPerTick = 1.0;
   int (*cuInit)(unsigned);
   int (*cuDeviceGet)(int *, int);
   int (*cuDeviceGetName)(char *, int, int);
@@ -48,15 +59,22 @@ struct CudaDriver {
   int (*cuMemcpy)(CUdeviceptr, CUdeviceptr, size_t);
   int (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   int (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
-  int (*cuGetErrorString)(int, const char **);
+  int (*cuGetErrorString)(int, const char **) = nullptr;
+  const char *(*hipGetErrorString)(int) = nullptr; ///< AMD only
 };
 
-/// The driver with a current context on device 0, or null with `error`
-/// saying why (no libcuda.so.1, no device, ...). Initialized once.
-const CudaDriver *getCudaDriver(std::string *error = nullptr);
+/// Which vendor's driver getGPUDriver loads (NVIDIA unless changed; call
+/// before the first GPU use: kernels of one process run on one vendor).
+void selectGPUVendor(GPUVendor vendor);
+GPUVendor getSelectedGPUVendor();
 
-/// "CUDA_ERROR_...: message" for a driver result.
-std::string describeCudaError(int result);
+/// The selected vendor's driver with a current context on device 0, or
+/// null with `error` saying why (no libcuda.so.1 / libamdhip64.so, no
+/// device, ...). Initialized once per vendor.
+const GPUDriver *getGPUDriver(std::string *error = nullptr);
+
+/// "CUDA error N: message" (or HIP) for a driver result.
+std::string describeGPUError(int result);
 
 /// The first error a runtime call hit since the last take (the mgpu*
 /// functions cannot return errors), or empty.
@@ -92,4 +110,4 @@ void releaseCachedTemporaries();
 
 } // namespace ke::runtime
 
-#endif // KE_RUNTIME_CUDADRIVER_H
+#endif // KE_RUNTIME_GPUDRIVER_H

@@ -1,0 +1,214 @@
+//===- GPUDriver.cpp - the CUDA driver API, loaded at run time -----------===//
+
+#include "ke/Runtime/GPUDriver.h"
+
+#include <dlfcn.h>
+#include <mutex>
+
+using namespace ke::runtime;
+
+namespace {
+std::mutex errorMutex;
+std::string firstError;
+
+template <typename T>
+bool resolve(void *library, T &slot, const char *name, std::string &missing) {
+  slot = reinterpret_cast<T>(dlsym(library, name));
+  if (!slot)
+    missing += std::string(missing.empty() ? "" : ", ") + name;
+  return slot != nullptr;
+}
+} // namespace
+
+std::string ke::runtime::describeGPUError(int result) {
+  const GPUDriver *driver = getGPUDriver();
+  const char *text = nullptr;
+  if (driver && driver->cuGetErrorString)
+    driver->cuGetErrorString(result, &text);
+  else if (driver && driver->hipGetErrorString)
+    text = driver->hipGetErrorString(result);
+  return std::string(driver ? driver->api : "GPU") + " error " +
+         std::to_string(result) + (text ? ": " : "") + (text ? text : "");
+}
+
+void ke::runtime::noteRuntimeError(const std::string &error) {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  if (firstError.empty())
+    firstError = error;
+}
+
+std::string ke::runtime::takeRuntimeError() {
+  std::lock_guard<std::mutex> lock(errorMutex);
+  std::string error;
+  error.swap(firstError);
+  return error;
+}
+
+namespace {
+GPUVendor selectedVendor = GPUVendor::NVIDIA;
+
+/// The entry points under their CUDA driver names.
+void resolveCUDA(void *library, GPUDriver &driver, std::string &missing) {
+  resolve(library, driver.cuInit, "cuInit", missing);
+  resolve(library, driver.cuDeviceGet, "cuDeviceGet", missing);
+  resolve(library, driver.cuDeviceGetName, "cuDeviceGetName", missing);
+  resolve(library, driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",
+          missing);
+  resolve(library, driver.cuCtxSetCurrent, "cuCtxSetCurrent", missing);
+  resolve(library, driver.cuCtxSynchronize, "cuCtxSynchronize", missing);
+  resolve(library, driver.cuModuleLoadData, "cuModuleLoadData", missing);
+  resolve(library, driver.cuModuleLoadDataEx, "cuModuleLoadDataEx", missing);
+  resolve(library, driver.cuModuleUnload, "cuModuleUnload", missing);
+  resolve(library, driver.cuModuleGetFunction, "cuModuleGetFunction", missing);
+  resolve(library, driver.cuModuleGetGlobal, "cuModuleGetGlobal_v2", missing);
+  resolve(library, driver.cuLaunchKernel, "cuLaunchKernel", missing);
+  resolve(library, driver.cuStreamCreate, "cuStreamCreate", missing);
+  resolve(library, driver.cuStreamSynchronize, "cuStreamSynchronize", missing);
+  resolve(library, driver.cuStreamDestroy, "cuStreamDestroy_v2", missing);
+  resolve(library, driver.cuStreamWaitEvent, "cuStreamWaitEvent", missing);
+  resolve(library, driver.cuEventCreate, "cuEventCreate", missing);
+  resolve(library, driver.cuEventRecord, "cuEventRecord", missing);
+  resolve(library, driver.cuEventSynchronize, "cuEventSynchronize", missing);
+  resolve(library, driver.cuEventElapsedTime, "cuEventElapsedTime", missing);
+  resolve(library, driver.cuEventDestroy, "cuEventDestroy_v2", missing);
+  resolve(library, driver.cuMemAlloc, "cuMemAlloc_v2", missing);
+  resolve(library, driver.cuMemFree, "cuMemFree_v2", missing);
+  resolve(library, driver.cuMemcpyHtoD, "cuMemcpyHtoD_v2", missing);
+  resolve(library, driver.cuMemcpyDtoH, "cuMemcpyDtoH_v2", missing);
+  resolve(library, driver.cuMemcpy, "cuMemcpy", missing);
+  resolve(library, driver.cuMemsetD8, "cuMemsetD8_v2", missing);
+  resolve(library, driver.cuMemsetD32, "cuMemsetD32_v2", missing);
+  resolve(library, driver.cuGetErrorString, "cuGetErrorString", missing);
+}
+
+/// HIP's functions of the same shapes (hipDeviceptr_t is a pointer, the
+/// same 64 bits as CUdeviceptr; flag values agree: non-blocking stream 1,
+/// event without timing 2).
+void resolveHIP(void *library, GPUDriver &driver, std::string &missing) {
+  driver.vendor = GPUVendor::AMD;
+  driver.api = "HIP";
+  driver.timerNanosecondsPerTick = 10.0; // s_memrealtime: 100 MHz
+  resolve(library, driver.cuInit, "hipInit", missing);
+  resolve(library, driver.cuDeviceGet, "hipDeviceGet", missing);
+  resolve(library, driver.cuDeviceGetName, "hipDeviceGetName", missing);
+  resolve(library, driver.cuDevicePrimaryCtxRetain, "hipDevicePrimaryCtxRetain",
+          missing);
+  resolve(library, driver.cuCtxSetCurrent, "hipCtxSetCurrent", missing);
+  resolve(library, driver.cuCtxSynchronize, "hipDeviceSynchronize", missing);
+  resolve(library, driver.cuModuleLoadData, "hipModuleLoadData", missing);
+  resolve(library, driver.cuModuleLoadDataEx, "hipModuleLoadDataEx", missing);
+  resolve(library, driver.cuModuleUnload, "hipModuleUnload", missing);
+  resolve(library, driver.cuModuleGetFunction, "hipModuleGetFunction", missing);
+  resolve(library, driver.cuModuleGetGlobal, "hipModuleGetGlobal", missing);
+  resolve(library, driver.cuLaunchKernel, "hipModuleLaunchKernel", missing);
+  resolve(library, driver.cuStreamCreate, "hipStreamCreateWithFlags", missing);
+  resolve(library, driver.cuStreamSynchronize, "hipStreamSynchronize", missing);
+  resolve(library, driver.cuStreamDestroy, "hipStreamDestroy", missing);
+  resolve(library, driver.cuStreamWaitEvent, "hipStreamWaitEvent", missing);
+  resolve(library, driver.cuEventCreate, "hipEventCreateWithFlags", missing);
+  resolve(library, driver.cuEventRecord, "hipEventRecord", missing);
+  resolve(library, driver.cuEventSynchronize, "hipEventSynchronize", missing);
+  resolve(library, driver.cuEventElapsedTime, "hipEventElapsedTime", missing);
+  resolve(library, driver.cuEventDestroy, "hipEventDestroy", missing);
+  resolve(library, driver.cuMemAlloc, "hipMalloc", missing);
+  resolve(library, driver.cuMemFree, "hipFree", missing);
+  resolve(library, driver.cuMemcpyHtoD, "hipMemcpyHtoD", missing);
+  resolve(library, driver.cuMemcpyDtoH, "hipMemcpyDtoH", missing);
+  resolve(library, driver.cuMemcpy, "hipMemcpyDtoD", missing);
+  resolve(library, driver.cuMemsetD8, "hipMemsetD8", missing);
+  resolve(library, driver.cuMemsetD32, "hipMemsetD32", missing);
+  resolve(library, driver.hipGetErrorString, "hipGetErrorString", missing);
+}
+
+struct LoadedDriver {
+  GPUDriver driver;
+  std::string failure;
+  bool ready = false;
+  std::once_flag once;
+};
+
+void load(LoadedDriver &loaded, GPUVendor vendor) {
+  GPUDriver &driver = loaded.driver;
+  bool nvidia = vendor == GPUVendor::NVIDIA;
+  // ROCm installs the library under /opt/rocm/lib, often off the search
+  // path: try there too.
+  const char *names[] = {nvidia ? "libcuda.so.1" : "libamdhip64.so",
+                         nvidia ? nullptr : "/opt/rocm/lib/libamdhip64.so"};
+  void *library = nullptr;
+  std::string why;
+  for (const char *name : names) {
+    if (!name || library)
+      continue;
+    library = dlopen(name, RTLD_NOW | RTLD_GLOBAL);
+    if (!library && why.empty()) {
+      const char *error = dlerror();
+      why = error ? error : "not found";
+    }
+  }
+  if (!library) {
+    loaded.failure = nvidia ? "cannot load the CUDA driver (libcuda.so.1): "
+                            : "cannot load the HIP runtime (libamdhip64.so): ";
+    loaded.failure += why;
+    return;
+  }
+  std::string missing;
+  if (nvidia)
+    resolveCUDA(library, driver, missing);
+  else
+    resolveHIP(library, driver, missing);
+  if (!missing.empty()) {
+    loaded.failure =
+        std::string("the ") + driver.api + " library lacks " + missing;
+    return;
+  }
+  int device = 0;
+  void *context = nullptr;
+  int result = driver.cuInit(0);
+  if (result == 0)
+    result = driver.cuDeviceGet(&device, 0);
+  if (result == 0)
+    result = driver.cuDevicePrimaryCtxRetain(&context, device);
+  if (result == 0)
+    result = driver.cuCtxSetCurrent(context);
+  if (result != 0) {
+    const char *text = nullptr;
+    if (driver.cuGetErrorString)
+      driver.cuGetErrorString(result, &text);
+    else if (driver.hipGetErrorString)
+      text = driver.hipGetErrorString(result);
+    loaded.failure =
+        std::string(nvidia ? "no usable NVIDIA GPU (" : "no usable AMD GPU (") +
+        driver.api + " error " + std::to_string(result) +
+        (text ? std::string(": ") + text : std::string()) + ")";
+    return;
+  }
+  loaded.ready = true;
+}
+} // namespace
+
+void ke::runtime::selectGPUVendor(GPUVendor vendor) { selectedVendor = vendor; }
+
+GPUVendor ke::runtime::getSelectedGPUVendor() { return selectedVendor; }
+
+const GPUDriver *ke::runtime::getGPUDriver(std::string *error) {
+  static LoadedDriver drivers[2];
+  LoadedDriver &loaded = drivers[selectedVendor == GPUVendor::AMD ? 1 : 0];
+  GPUVendor vendor = selectedVendor;
+  std::call_once(loaded.once, [&] { load(loaded, vendor); });
+  if (!loaded.ready && error)
+    *error = loaded.failure;
+  return loaded.ready ? &loaded.driver : nullptr;
+}
+
+void *ke::runtime::getKernelStream() {
+  // One per vendor, made by the first call that needs it.
+  static void *streams[2] = {nullptr, nullptr};
+  static std::once_flag once[2];
+  int index = getSelectedGPUVendor() == GPUVendor::AMD ? 1 : 0;
+  std::call_once(once[index], [index] {
+    const GPUDriver *driver = getGPUDriver();
+    if (driver && driver->cuStreamCreate(&streams[index], /*non-blocking=*/1))
+      streams[index] = nullptr;
+  });
+  return streams[index];
+}
