@@ -75,6 +75,14 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
              << "expects '" << name << "' to be 1, 2 or 4 on a function";
     return success();
   }
+  if (name == kGPUWarpsAttrName) {
+    auto warps = dyn_cast<IntegerAttr>(attr.getValue());
+    int64_t value = warps ? warps.getInt() : -1;
+    if (!onFunction || !llvm::is_contained({2, 4, 8, 16}, value))
+      return op->emitOpError()
+             << "expects '" << name << "' to be 2, 4, 8 or 16 on a function";
+    return success();
+  }
   if (name == kGPUSharedTileAttrName) {
     auto tile = dyn_cast<IntegerAttr>(attr.getValue());
     int64_t value = tile ? tile.getInt() : -1;
@@ -99,7 +107,7 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
                               "ke.selected, ke.strategy, ke.op_id, "
                               "ke.gpu_block_tile, ke.gpu_thread_tile, "
                               "ke.gpu_reduction_threads, ke.gpu_shared_tile, "
-                              "ke.gpu_vector_width";
+                              "ke.gpu_vector_width, ke.gpu_warps";
 }
 
 LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,

@@ -70,13 +70,16 @@ def Ke_Dialect : Dialect {
     /// ke-vectorize-elementwise-for-gpu).
     static constexpr llvm::StringLiteral kGPUVectorWidthAttrName =
         "ke.gpu_vector_width";
+    /// Warps per block of contractions staged through shared memory on GPU
+    /// targets (2, 4, 8 or 16; see ke-stage-contractions-for-gpu).
+    static constexpr llvm::StringLiteral kGPUWarpsAttrName = "ke.gpu_warps";
     /// Whether `name` is one of the GPU schedule knobs above, which travel
     /// with a kernel's body to the GPU pipelines.
     static bool isGPUScheduleAttr(llvm::StringRef name) {
       return name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName ||
              name == kGPUReductionThreadsAttrName ||
              name == kGPUSharedTileAttrName ||
-             name == kGPUVectorWidthAttrName;
+             name == kGPUVectorWidthAttrName || name == kGPUWarpsAttrName;
     }
   }];
 }

@@ -63,6 +63,10 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
     payload->setAttr(KeDialect::kGPUSharedTileAttrName,
                      IntegerAttr::get(IntegerType::get(context, 64),
                                       *proposal.gpuSharedTile));
+  if (proposal.gpuWarps)
+    payload->setAttr(KeDialect::kGPUWarpsAttrName,
+                     IntegerAttr::get(IntegerType::get(context, 64),
+                                      *proposal.gpuWarps));
   if (proposal.gpuReductionThreads)
     payload->setAttr(KeDialect::kGPUReductionThreadsAttrName,
                      IntegerAttr::get(IntegerType::get(context, 64),

@@ -31,6 +31,8 @@ std::optional<Proposal> combineKnobs(const Proposal &a, const Proposal &b) {
        a.gpuSharedTile.has_value());
   take(pair.gpuVectorWidth, b.gpuVectorWidth, b.gpuVectorWidth.has_value(),
        a.gpuVectorWidth.has_value());
+  take(pair.gpuWarps, b.gpuWarps, b.gpuWarps.has_value(),
+       a.gpuWarps.has_value());
   if (!added)
     return std::nullopt;
   pair.strategy = a.strategy + " + " + b.strategy;
@@ -69,6 +71,9 @@ GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
     for (int64_t tile : {128, 32, 0})
       add("gpu shared tile " + std::to_string(tile),
           [&](Proposal &p) { p.gpuSharedTile = tile; });
+    for (int64_t warps : {4, 16})
+      add("gpu warps " + std::to_string(warps),
+          [&](Proposal &p) { p.gpuWarps = warps; });
     for (llvm::SmallVector<int64_t, 2> tile :
          {llvm::SmallVector<int64_t, 2>{2, 1}, {2, 2}, {4, 1}, {1, 4}})
       add("gpu thread tile " + joinTile(tile),

@@ -58,7 +58,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   for (int64_t size : options.threadTile)
     threadTile.push_back(std::to_string(size));
   std::string reductions =
-      llvm::formatv("func.func(ke-stage-contractions-for-gpu{{tile={2}},"
+      llvm::formatv("func.func(ke-stage-contractions-for-gpu{{tile={2} "
+                    "warps={4}},"
                     "ke-distribute-reductions-for-gpu{{"
                     "max-threads={0}{1}},"
                     "ke-vectorize-elementwise-for-gpu{{width={3}}),",
@@ -67,7 +68,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
                         ? std::string()
                         : " thread-tile=" + llvm::join(threadTile, ","),
                     options.sharedTile.getValue(),
-                    options.vectorWidth.getValue())
+                    options.vectorWidth.getValue(),
+                    options.warps.getValue())
           .str();
   bool amd = vendor == "amd";
   // AMD without ROCm's device libraries: f32 math as polynomials (no

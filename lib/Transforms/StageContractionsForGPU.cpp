@@ -36,7 +36,8 @@ using ke::detail::applyMap;
 using ke::detail::findInitializingFill;
 
 namespace {
-/// Threads per block along each output dimension (16 x 16 = 256).
+/// Threads per block along the columns (x); along the rows (y) two per
+/// warp of the block (8 warps: 16 x 16 = 256 threads).
 constexpr int64_t kThreadsPerSide = 16;
 
 /// A contraction the rewrite handles, as a matrix product C[M x N] +=
@@ -59,6 +60,8 @@ struct StagedContraction {
   linalg::FillOp fill;
   /// Outputs per block along the rows and the columns.
   int64_t tile = 0;
+  /// Threads of the block along the rows (2 per warp).
+  int64_t threadRows = kThreadsPerSide;
 };
 
 std::optional<StagedContraction> match(linalg::LinalgOp op, int64_t stepK) {
@@ -195,7 +198,9 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   MLIRContext *context = op.getContext();
   OpBuilder builder(op);
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  int64_t perThread = tile / kThreadsPerSide;
+  int64_t threadRows = contraction.threadRows;
+  int64_t rowsPerThread = tile / threadRows;
+  int64_t columnsPerThread = tile / kThreadsPerSide;
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
@@ -221,7 +226,7 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
       builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
       constant(llvm::divideCeil(contraction.rows, tile)),
       constant(contraction.batches), constant(kThreadsPerSide),
-      constant(kThreadsPerSide), constant(1),
+      constant(threadRows), constant(1),
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, sliceTypes);
   builder.setInsertionPointToStart(&launch.getBody().front());
@@ -234,13 +239,13 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   Value firstRow = arith::MulIOp::create(builder, loc, block.y, constant(tile));
   Value firstColumn =
       arith::MulIOp::create(builder, loc, block.x, constant(tile));
-  // Thread (x, y) owns rows y + 16 r and columns x + 16 c of the tile:
-  // neighbouring threads read neighbouring shared words and store
+  // Thread (x, y) owns rows y + threadRows r and columns x + 16 c of the
+  // tile: neighbouring threads read neighbouring shared words and store
   // neighbouring output elements.
   SmallVector<Value> rows, columns;
-  for (int64_t r = 0; r < perThread; ++r)
-    rows.push_back(add(thread.y, constant(r * kThreadsPerSide)));
-  for (int64_t c = 0; c < perThread; ++c)
+  for (int64_t r = 0; r < rowsPerThread; ++r)
+    rows.push_back(add(thread.y, constant(r * threadRows)));
+  for (int64_t c = 0; c < columnsPerThread; ++c)
     columns.push_back(add(thread.x, constant(c * kThreadsPerSide)));
   OpOperand *init = op.getDpsInitOperand(0);
   AffineMap outputMap = op.getMatchingIndexingMap(init);
@@ -259,8 +264,8 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   };
   linalg::FillOp fill = contraction.fill;
   SmallVector<Value> initial;
-  for (int64_t r = 0; r < perThread; ++r)
-    for (int64_t c = 0; c < perThread; ++c) {
+  for (int64_t r = 0; r < rowsPerThread; ++r)
+    for (int64_t c = 0; c < columnsPerThread; ++c) {
       if (fill) {
         initial.push_back(fill.getInputs().front());
         continue;
@@ -290,7 +295,7 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   Value linearThread = add(
       arith::MulIOp::create(builder, loc, thread.y, constant(kThreadsPerSide)),
       thread.x);
-  int64_t threads = kThreadsPerSide * kThreadsPerSide;
+  int64_t threads = kThreadsPerSide * threadRows;
   auto steps =
       scf::ForOp::create(builder, loc, constant(0), constant(contraction.depth),
                          constant(stepK), initial);
@@ -363,14 +368,14 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
             memref::LoadOp::create(builder, loc, slice, ValueRange{kk, m}));
       values.push_back(loaded);
     }
-    for (int64_t r = 0; r < perThread; ++r)
-      for (int64_t c = 0; c < perThread; ++c) {
+    for (int64_t r = 0; r < rowsPerThread; ++r)
+      for (int64_t c = 0; c < columnsPerThread; ++c) {
         IRMapping mapping;
         for (auto [position, input] : llvm::enumerate(op.getDpsInputOperands()))
           mapping.map(
               op.getMatchingBlockArgument(input),
               values[position][contraction.alongRows[position] ? r : c]);
-        Value &partial = accumulators[r * perThread + c];
+        Value &partial = accumulators[r * columnsPerThread + c];
         mapping.map(accumulator, partial);
         for (Operation &nested : body->without_terminator())
           builder.clone(nested, mapping);
@@ -381,10 +386,10 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   gpu::BarrierOp::create(builder, loc);
   scf::YieldOp::create(builder, loc, accumulators);
   builder.setInsertionPointAfter(steps);
-  for (int64_t r = 0; r < perThread; ++r)
-    for (int64_t c = 0; c < perThread; ++c) {
+  for (int64_t r = 0; r < rowsPerThread; ++r)
+    for (int64_t c = 0; c < columnsPerThread; ++c) {
       auto [indices, inside] = outputAt(r, c);
-      Value result = steps.getResult(r * perThread + c);
+      Value result = steps.getResult(r * columnsPerThread + c);
       emitGuarded(builder, loc, inside, [&] {
         memref::StoreOp::create(builder, loc, result, init->get(), indices);
       });
@@ -407,14 +412,21 @@ struct StageContractionsForGPUPass
       tile = knob.getInt();
     if (tile == 0)
       return;
+    int64_t warps = this->warps;
+    auto warpsKnob = getOperation()->getAttrOfType<IntegerAttr>(
+        ke::KeDialect::kGPUWarpsAttrName);
+    if (warpsKnob)
+      warps = warpsKnob.getInt();
     if (tile % kThreadsPerSide != 0 || tile / kThreadsPerSide > 8 || tile < 0 ||
-        stepK <= 0) {
+        stepK <= 0 || !llvm::is_contained({2, 4, 8, 16}, warps)) {
       getOperation().emitError()
           << "ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps "
-             "of 16 and k-step positive (got tile="
-          << tile << ", k-step=" << stepK.getValue() << ")";
+             "of 16, k-step positive and warps 2, 4, 8 or 16 (got tile="
+          << tile << ", k-step=" << stepK.getValue() << ", warps=" << warps
+          << ")";
       return signalPassFailure();
     }
+    int64_t threadRows = 2 * warps;
     SmallVector<StagedContraction, 2> staged;
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<StagedContraction> contraction = match(op, stepK);
@@ -422,7 +434,13 @@ struct StageContractionsForGPUPass
         return;
       contraction->tile =
           chooseTile(*contraction, tile, minBlocks, /*exact=*/knob != nullptr);
-      if (!fitsDevice(*contraction, stepK))
+      contraction->threadRows = threadRows;
+      // Each thread row needs a row of the tile; more than 64 accumulators
+      // per thread would spill.
+      int64_t accumulators = (contraction->tile / kThreadsPerSide) *
+                             (contraction->tile / threadRows);
+      if (contraction->tile % threadRows != 0 || accumulators > 64 ||
+          !fitsDevice(*contraction, stepK))
         return;
       contraction->fill = findInitializingFill(op);
       staged.push_back(*contraction);

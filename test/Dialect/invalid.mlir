@@ -237,6 +237,13 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_shared_tile 
 
 // -----
 
+// expected-error @+1 {{expects 'ke.gpu_warps' to be 2, 4, 8 or 16 on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_warps = 6 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
 // expected-error @+1 {{expects 'ke.gpu_shared_tile' to be 0 or a multiple of 16 from 16 to 128 on a function}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_shared_tile = 256 : i64} {
   return %x : tensor<4xf32>

@@ -4,6 +4,8 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=16}))' | FileCheck %s --check-prefix=SHRINK
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=0}))' | FileCheck %s --check-prefix=OFF
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=24}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=4}))' | FileCheck %s --check-prefix=WARPS
+// RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{warps=3}))' 2>&1 | FileCheck %s --check-prefix=BADWARPS
 
 // A 128x128x32 matmul after a fill: 2x2 blocks of 16x16 threads, each
 // thread 4x4 outputs in registers starting from the fill's value. Per
@@ -63,7 +65,22 @@
 // OFF-LABEL: func.func @matmul
 // OFF:         linalg.fill
 // OFF:         linalg.matmul
-// BAD: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16 and k-step positive (got tile=24, k-step=16)
+// BAD: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive and warps 2, 4, 8 or 16 (got tile=24, k-step=16, warps=8)
+// BADWARPS: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive and warps 2, 4, 8 or 16 (got tile=64, k-step=16, warps=3)
+// Four warps: 16 x 8 threads, each 8 rows x 4 columns of the 64 x 64 tile
+// (rows y + 8r): 32 accumulators, and the 64 x 16 slices copied in 8
+// rounds of 128 threads. The function's ke.gpu_warps = 16 wins over the
+// option: 16 x 32 threads, 2 x 4 outputs each.
+// WARPS-LABEL: func.func @matmul(
+// WARPS:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c1{{.*}})
+// WARPS:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// WARPS-COUNT-8:     memref.load %arg0
+// WARPS-NOT:         memref.load %arg0
+// WARPS-COUNT-8:     memref.load %arg1
+// WARPS:             gpu.barrier
+// WARPS-LABEL: func.func @matmul_warps_knob(
+// WARPS:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}})
+// WARPS:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
 func.func @matmul(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<128x128xf32>)
@@ -75,6 +92,10 @@ func.func @matmul_knob(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memre
   return
 }
 func.func @matmul_off(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) attributes {ke.gpu_shared_tile = 0} {
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+func.func @matmul_warps_knob(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) attributes {ke.gpu_warps = 16} {
   linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>)
   return
 }

@@ -161,6 +161,12 @@ static cl::opt<int64_t> gpuSharedTile(
              "of 16; 0: no staging; bundles of other values are named "
              "<kernel>@s<N>)"),
     cl::cat(runCategory));
+static cl::opt<int64_t> gpuWarps(
+    "gpu-warps", cl::init(8),
+    cl::desc("nvgpu/amdgpu: warps per block of contractions staged through "
+             "shared memory (2, 4, 8 or 16; bundles of other values are "
+             "named <kernel>@w<N>)"),
+    cl::cat(runCategory));
 static cl::opt<int64_t> gpuVectorWidth(
     "gpu-vector-width", cl::init(4),
     cl::desc("nvgpu/amdgpu: elements per thread of elementwise ops, read "
@@ -564,6 +570,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
     options.threadTile = SmallVector<int64_t>(gpuThreadTile.begin(), gpuThreadTile.end());
     options.sharedTile = gpuSharedTile;
     options.vectorWidth = gpuVectorWidth;
+    options.warps = gpuWarps;
     std::optional<ScopedROCmLinker> rocmLinker;
     if (binary) {
       options.format = "bin";
@@ -655,6 +662,9 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
         if (gpuVectorWidth != 4)
           name += (name.find('@') == std::string::npos ? "@v" : "v") +
                   std::to_string(gpuVectorWidth);
+        if (gpuWarps != 8)
+          name += (name.find('@') == std::string::npos ? "@w" : "w") +
+                  std::to_string(gpuWarps);
         llvm::sys::path::append(directory, name);
       } else if (std::error_code ec = llvm::sys::fs::createUniqueDirectory(
                      "ke-gpu", directory)) {

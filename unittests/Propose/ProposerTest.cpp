@@ -501,9 +501,14 @@ TEST(GPUProposerTest, PairsTheBestKnobWithOthersOfAnotherKind) {
   context.count = 1000;
   std::vector<Proposal> singles = proposer.propose(context);
   ASSERT_EQ(singles.size(), GPUBlockProposer::getSpace(shapes).size());
-  // A contraction with a reduction: shared tiles, thread tiles, reduction
-  // threads, block shapes; no vector widths (no elementwise op).
+  // A contraction with a reduction: shared tiles, warps per staged block,
+  // thread tiles, reduction threads, block shapes; no vector widths (no
+  // elementwise op).
   EXPECT_EQ(singles.front().strategy, "gpu shared tile 128");
+  ASSERT_GE(singles.size(), 5u);
+  EXPECT_EQ(singles[3].strategy, "gpu warps 4");
+  EXPECT_EQ(singles[3].gpuWarps, std::optional<int64_t>(4));
+  EXPECT_EQ(singles[4].strategy, "gpu warps 16");
   for (const Proposal &single : singles)
     EXPECT_FALSE(single.gpuVectorWidth.has_value()) << single.strategy;
 
@@ -517,13 +522,16 @@ TEST(GPUProposerTest, PairsTheBestKnobWithOthersOfAnotherKind) {
   };
   context.elite = {node(3, "gpu block 8x32", 2.0),
                    node(1, "gpu shared tile 32", 1.5),
-                   node(4, "gpu block 16x16", 1.2)};
+                   node(4, "gpu block 16x16", 1.2),
+                   node(5, "gpu warps 4", 1.1)};
   context.count = 5;
   std::vector<Proposal> pairs = proposer.propose(context);
-  ASSERT_EQ(pairs.size(), 1u); // 16x16 is a block shape like the best
+  ASSERT_EQ(pairs.size(), 2u); // 16x16 is a block shape like the best
   EXPECT_EQ(pairs[0].strategy, "gpu block 8x32 + gpu shared tile 32");
   EXPECT_EQ(pairs[0].gpuBlockTile, (llvm::SmallVector<int64_t, 2>{8, 32}));
   EXPECT_EQ(pairs[0].gpuSharedTile, std::optional<int64_t>(32));
+  EXPECT_EQ(pairs[1].strategy, "gpu block 8x32 + gpu warps 4");
+  EXPECT_EQ(pairs[1].gpuWarps, std::optional<int64_t>(4));
   EXPECT_EQ(pairs[0].memory, MemoryOperator::Combine);
   EXPECT_EQ(pairs[0].payloadIR, "module {}");
   // Each pair once.

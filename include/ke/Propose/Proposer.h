@@ -83,6 +83,8 @@ struct Proposal {
   std::optional<int64_t> gpuSharedTile;
   /// Elements per thread of elementwise ops (ke.gpu_vector_width).
   std::optional<int64_t> gpuVectorWidth;
+  /// Warps per block of staged contractions (ke.gpu_warps).
+  std::optional<int64_t> gpuWarps;
 };
 
 class Proposer {

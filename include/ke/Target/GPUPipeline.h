@@ -52,6 +52,12 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
                      "contractions staged through shared memory "
                      "(ke-stage-contractions-for-gpu); 0: no staging"),
       llvm::cl::init(64)};
+  Option<int64_t> warps{
+      *this, "warps",
+      llvm::cl::desc("Warps per block of contractions staged through "
+                     "shared memory (ke-stage-contractions-for-gpu): 2, 4, "
+                     "8 or 16"),
+      llvm::cl::init(8)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Elements per thread of elementwise ops, read and "

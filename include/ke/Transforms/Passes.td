@@ -424,10 +424,15 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     (matmul: i | j | k; batch_matmul: the same per batch; attention's
     Q x K^T in either layout; conv_2d_nhwc_hwcf: n, oh, ow | f | kh, kw, c,
     the input read at oh + kh). It becomes a `gpu.launch`: one block of
-    16 x 16 threads per `tile` x `tile` outputs (batches on the grid's z),
-    each thread accumulating (`tile`/16)^2 outputs in registers (thread
-    (x, y) owns rows y + 16r and columns x + 16c: conflict-free shared
-    reads, coalesced stores). K runs in steps of `k-step`: the block copies
+    16 x 2`warps` threads per `tile` x `tile` outputs (batches on the
+    grid's z; 8 warps: 16 x 16), each thread accumulating (`tile`/16) x
+    (`tile`/2`warps`) outputs in registers (thread (x, y) owns rows
+    y + 2`warps` r and columns x + 16c: conflict-free shared reads,
+    coalesced stores). Fewer warps give each thread more outputs (more
+    reuse of each shared value, fewer threads to hide latency); the
+    function's `ke.gpu_warps` (the search's knob) wins over `warps`. A tile
+    that leaves a thread row without a tile row, or a thread more than 64
+    accumulators, is not staged. K runs in steps of `k-step`: the block copies
     each input's slice of the step into shared memory (a workgroup
     attribution of `k-step` x (`tile` + 1) elements, the padding against
     bank conflicts; read from global memory along the input's innermost
@@ -455,7 +460,9 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
            "Reduction iterations per shared-memory step">,
     Option<"minBlocks", "min-blocks", "int64_t", "128",
            "Fewest blocks worth a smaller tile: the tile is halved (down "
-           "to 16) while the grid has fewer">
+           "to 16) while the grid has fewer">,
+    Option<"warps", "warps", "int64_t", "8",
+           "Warps per block: 2, 4, 8 or 16 (16 x 2*warps threads)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
