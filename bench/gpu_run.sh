@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU bench, in two halves, because the GPU machine need not have MLIR:
 #
-#   bench/gpu_run.sh --make-bundles DIR [TILES [ROWS [THREAD_TILES [SHARED]]]]
+#   bench/gpu_run.sh --make-bundles DIR [TILES [ROWS [THREAD_TILES [SHARED [WARPS]]]]]
 #                                         # where ke is built: compile every
 #                                         # bench kernel for nvgpu (sm_90)
 #                                         # into DIR/<kernel> (host code with
@@ -21,7 +21,9 @@
 #                                         # DIR/<kernel>@s<N> for each
 #                                         # shared-memory tile N of SHARED
 #                                         # (default "0 32 128"; 0: no
-#                                         # staging)
+#                                         # staging) and DIR/<kernel>@w<N>
+#                                         # for each warps-per-staged-block
+#                                         # N of WARPS (default "4 16")
 #   bench/gpu_run.sh --run DIR [OUT]      # on the GPU machine: build
 #                                         # ke-gpu-run with g++ alone, run the
 #                                         # bundles, PyTorch eager and
@@ -37,6 +39,7 @@ case "${1:-}" in
     rows="${4-0 128 1024}"
     thread_tiles="${5-2x1 2x2 4x1 1x4}"
     shared_tiles="${6-0 32 128}"
+    warps_choices="${7-4 16}"
     "$root/scripts/build.sh" >&2 || exit 1
     mkdir -p "$dir"
     for kernel in "$root"/bench/kernels/*.mlir; do
@@ -68,6 +71,12 @@ case "${1:-}" in
           "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
             --seeds 1 --check-only --gpu-shared-tile="$tile" > /dev/null || continue
           share_data "$dir/$name@s$tile" "$name"
+        done
+        # Warps per staged block.
+        for warps in $warps_choices; do
+          "$root/build/bin/ke-run" "$kernel" --target nvgpu --bundle "$dir" \
+            --seeds 1 --check-only --gpu-warps="$warps" > /dev/null || continue
+          share_data "$dir/$name@w$warps" "$name"
         done
       fi
       # Threads per row of the reductions: only where there are some.
