@@ -97,9 +97,7 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
                                      llvm::StringRef target,
                                      const KernelSignature &signature,
                                      unsigned seeds,
-                                     llvm::StringRef directory,
-                                     mlir::ModuleOp profiled,
-                                     llvm::ArrayRef<std::string> regionNames) {
+                                     llvm::StringRef directory) {
   runtime::BundleManifest manifest;
   manifest.kernel = kernel.str();
   manifest.target = target.str();
@@ -130,18 +128,38 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
   else if (!signature.results.empty())
     manifest.rtol = signature.getTolerance(signature.results[0].kind).rtol;
 
-  if (profiled)
-    manifest.regions.assign(regionNames.begin(), regionNames.end());
   llvm::sys::fs::create_directories(directory);
+  // Never run a profiling build of another schedule.
+  llvm::sys::fs::remove((directory + "/kernel-profile.so").str());
   if (llvm::Error error =
           writeFile((directory + "/bundle.txt").str(), manifest.write()))
     return error;
 
   // Host code for this machine, as a shared object.
-  if (llvm::Error error = linkHostLibrary(lowered, directory, "kernel.so"))
+  return linkHostLibrary(lowered, directory, "kernel.so");
+}
+
+llvm::Error
+ke::eval::addGPUProfileBuild(mlir::ModuleOp profiled,
+                             llvm::ArrayRef<std::string> regionNames,
+                             llvm::StringRef directory) {
+  std::string library = (directory + "/kernel-profile.so").str();
+  if (llvm::Error error =
+          linkHostLibrary(profiled, directory, "kernel-profile.so")) {
+    llvm::sys::fs::remove(library);
     return error;
-  if (profiled)
-    return linkHostLibrary(profiled, directory, "kernel-profile.so");
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream manifest((directory + "/bundle.txt").str(), ec,
+                                llvm::sys::fs::OF_Append);
+  if (ec) {
+    llvm::sys::fs::remove(library);
+    return llvm::createStringError("bundle: cannot add the region names: " +
+                                   ec.message());
+  }
+  for (auto [id, name] : llvm::enumerate(regionNames))
+    if (!name.empty())
+      manifest << "region " << id << " " << name << "\n";
   return llvm::Error::success();
 }
 

@@ -34,8 +34,12 @@ int64_t BundleTensor::getElementBytes() const {
 std::string BundleManifest::write() const {
   std::ostringstream os;
   os.precision(17);
-  os << "ke-gpu-bundle 1\ntarget " << target << "\nkernel " << kernel
-     << "\ntolerance " << atol << " "
+  os << "ke-gpu-bundle 1\n";
+  // Only where it is not the default, so runners older than the key still
+  // read NVIDIA bundles.
+  if (target != "nvgpu")
+    os << "target " << target << "\n";
+  os << "kernel " << kernel << "\ntolerance " << atol << " "
      << rtol << "\nseeds " << seeds << "\n";
   if (!data.empty())
     os << "data " << data << "\n";
@@ -50,7 +54,8 @@ std::string BundleManifest::write() const {
   for (const BundleTensor &t : results)
     tensor("result", t);
   for (size_t id = 0; id < regions.size(); ++id)
-    os << "region " << id << " " << regions[id] << "\n";
+    if (!regions[id].empty())
+      os << "region " << id << " " << regions[id] << "\n";
   return os.str();
 }
 
@@ -259,12 +264,22 @@ bool callWithPointers(void *function, std::vector<void *> &a) {
 std::vector<BundleResult::RegionTime> BundleResult::getRegionTimes() const {
   // By region id; launches outside every region (-1) come last.
   std::map<int, RegionTime> byId;
+  bool timed = false;
+  for (const LaunchTime &launch : profile)
+    timed |= launch.deviceNs >= 0;
+  if (!timed)
+    return {};
   for (const LaunchTime &launch : profile) {
-    if (launch.deviceNs < 0)
-      continue;
     RegionTime &region = byId[launch.region];
-    region.deviceNs += launch.deviceNs;
     ++region.launches;
+    // A kernel the profiling build could not time (warned at compile
+    // time) counts with its event time rather than vanishing.
+    if (launch.deviceNs >= 0) {
+      region.deviceNs += launch.deviceNs;
+    } else {
+      region.deviceNs += launch.ns;
+      ++region.eventTimedLaunches;
+    }
   }
   std::vector<RegionTime> regions;
   for (auto &[id, region] : byId) {
@@ -326,6 +341,7 @@ std::string BundleResult::toJSON() const {
     for (size_t i = 0; i < regions.size(); ++i)
       os << (i ? "," : "") << "{\"region\":\"" << escape(regions[i].name)
          << "\",\"launches\":" << regions[i].launches
+         << ",\"event_timed_launches\":" << regions[i].eventTimedLaunches
          << ",\"device_ns\":" << regions[i].deviceNs << ",\"share\":"
          << (total > 0 ? regions[i].deviceNs / total : 0) << "}";
     os << "],\"regions_time_source\":\"the device's global timer read by "
@@ -447,6 +463,9 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
       }
       cuda->cuMemcpyHtoD(buffers[i], data.data(), data.size());
     }
+    // Copies from pageable memory may still be in flight, on a stream the
+    // kernel's non-blocking stream does not wait for.
+    cuda->cuCtxSynchronize();
     if (!callWithPointers(entry, pointers)) {
       result.error = "run: unsupported arity";
       release();
@@ -543,7 +562,8 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     // Extra diagnosis: a failing profile loses no measured result.
     std::string profileRunError = takeRuntimeError();
     if (!profileRunError.empty())
-      result.profileError = profileRunError;
+      result.profileError += (result.profileError.empty() ? "" : "; ") +
+                             profileRunError;
   }
   cuda->cuEventDestroy(start);
   cuda->cuEventDestroy(stop);

@@ -132,7 +132,10 @@ void load(LoadedDriver &loaded, GPUVendor vendor) {
   bool nvidia = vendor == GPUVendor::NVIDIA;
   // ROCm installs the library under /opt/rocm/lib, often off the search
   // path: try there too.
+  // ROCm often ships only the versioned name.
   const char *names[] = {nvidia ? "libcuda.so.1" : "libamdhip64.so",
+                         nvidia ? nullptr : "libamdhip64.so.6",
+                         nvidia ? nullptr : "libamdhip64.so.7",
                          nvidia ? nullptr : "/opt/rocm/lib/libamdhip64.so"};
   void *library = nullptr;
   std::string why;

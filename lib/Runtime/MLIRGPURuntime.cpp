@@ -100,6 +100,7 @@ KE_EXPORT void *mgpuModuleGetFunction(void *module, const char *name) {
     LaunchProfile &profile = launchProfile();
     std::lock_guard<std::mutex> lock(profile.mutex);
     LaunchProfile::Kernel &kernel = profile.kernels[function];
+    kernel = LaunchProfile::Kernel(); // a handle reused after an unload
     kernel.name = name;
     kernel.module = module;
   }
@@ -141,6 +142,9 @@ KE_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
     check(driver()->cuStreamSynchronize(stream), "cuStreamSynchronize");
     check(driver()->cuMemcpyHtoD(kernel.timer, reset, sizeof(reset)),
           "resetting the kernel's timer");
+    // A copy from pageable memory may return before it lands, on a stream
+    // the kernel's non-blocking stream does not wait for.
+    check(driver()->cuCtxSynchronize(), "cuCtxSynchronize");
   }
   driver()->cuEventCreate(&timed.start, 0);
   driver()->cuEventCreate(&timed.stop, 0);

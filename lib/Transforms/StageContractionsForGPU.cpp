@@ -138,7 +138,7 @@ std::optional<StagedContraction> match(linalg::LinalgOp op, int64_t stepK) {
 /// have fewer than `minBlocks` blocks (attention's 256x256 scores are 16
 /// blocks of 64x64 on an H100's 132 SMs); exactly `largest` when `exact`.
 int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
-                   int64_t minBlocks, bool exact) {
+                   int64_t minBlocks, bool exact, int64_t threadRows) {
   if (exact)
     return largest;
   auto blocks = [&](int64_t tile) {
@@ -146,7 +146,9 @@ int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
            llvm::divideCeil(contraction.columns, tile) * contraction.batches;
   };
   int64_t tile = largest;
-  while (tile / 2 >= kThreadsPerSide && tile % 2 == 0 &&
+  // Not below one tile row per thread row.
+  int64_t smallest = std::max(kThreadsPerSide, threadRows);
+  while (tile / 2 >= smallest && tile % 2 == 0 &&
          (tile / 2) % kThreadsPerSide == 0 && blocks(tile) < minBlocks)
     tile /= 2;
   return tile;
@@ -433,7 +435,8 @@ struct StageContractionsForGPUPass
       if (!contraction)
         return;
       contraction->tile =
-          chooseTile(*contraction, tile, minBlocks, /*exact=*/knob != nullptr);
+          chooseTile(*contraction, tile, minBlocks, /*exact=*/knob != nullptr,
+                     threadRows);
       contraction->threadRows = threadRows;
       // Each thread row needs a row of the tile; more than 64 accumulators
       // per thread would spill.

@@ -517,9 +517,12 @@ std::vector<std::string> collectGPUCode(ModuleOp module) {
 class ScopedROCmLinker {
 public:
   ScopedROCmLinker() {
-    if (std::getenv("ROCM_PATH") ||
-        llvm::sys::fs::createUniqueDirectory("ke-rocm", directory))
+    if (std::getenv("ROCM_PATH"))
       return;
+    if (llvm::sys::fs::createUniqueDirectory("ke-rocm", directory)) {
+      directory.clear();
+      return;
+    }
     llvm::SmallString<128> bin = directory;
     llvm::sys::path::append(bin, "llvm", "bin");
     llvm::sys::fs::create_directories(bin);
@@ -705,11 +708,14 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
         }
         currentStage = "bundle";
       }
-      if (llvm::Error error = writeGPUBundle(
-              nvidia ? *module : *binaryModule, job.name, targetName,
-              *signature, seeds, directory, profiled ? *profiled : ModuleOp(),
-              regionNames))
+      if (llvm::Error error =
+              writeGPUBundle(nvidia ? *module : *binaryModule, job.name,
+                             targetName, *signature, seeds, directory))
         return error;
+      if (profiled)
+        if (llvm::Error error =
+                addGPUProfileBuild(*profiled, regionNames, directory))
+          report.profileError = "profile " + llvm::toString(std::move(error));
       ke::LowerCPUOptions referenceOptions;
       referenceOptions.naive = true;
       auto reference =

@@ -23,6 +23,20 @@ TEST(GPUBundleTest, ManifestKeepsRegionNames) {
   EXPECT_EQ(read.results[0].shape, (std::vector<int64_t>{4, 8}));
 }
 
+// NVIDIA bundles carry no target line (runners older than the key read
+// them); AMD ones do.
+TEST(GPUBundleTest, ManifestNamesOnlyANonDefaultTarget) {
+  BundleManifest manifest;
+  manifest.kernel = "k";
+  EXPECT_EQ(manifest.write().find("target"), std::string::npos);
+  manifest.target = "amdgpu";
+  std::string error;
+  EXPECT_EQ(BundleManifest::read(manifest.write(), error).target, "amdgpu");
+  EXPECT_EQ(error, "");
+  BundleManifest::read("ke-gpu-bundle 1\ntarget tpu\nkernel k\n", error);
+  EXPECT_EQ(error, "line 2: unknown target 'tpu' (nvgpu or amdgpu)");
+}
+
 TEST(GPUBundleTest, ManifestRejectsUnknownKeys) {
   std::string error;
   BundleManifest::read("ke-gpu-bundle 1\nkernel k\nregoin 0 x\n", error);
@@ -30,8 +44,10 @@ TEST(GPUBundleTest, ManifestRejectsUnknownKeys) {
 }
 
 // Launches add up per region in region order, by their device time; the
-// ones outside every region come last; launches without a device timer
-// (a build without ke-time-gpu-kernels) do not make regions.
+// ones outside every region come last; a launch the profiling build left
+// untimed counts with its event time (and is counted as such); a profile
+// without any device timer (a build without ke-time-gpu-kernels) makes no
+// regions.
 TEST(GPUBundleTest, RegionTimesSumDeviceTimePerRegion) {
   BundleResult result;
   result.regionNames = {"0:linalg.fill", "1:linalg.matmul", ""};
@@ -44,9 +60,11 @@ TEST(GPUBundleTest, RegionTimesSumDeviceTimePerRegion) {
   EXPECT_EQ(regions[1].name, "1:linalg.matmul");
   EXPECT_EQ(regions[1].deviceNs, 750);
   EXPECT_EQ(regions[1].launches, 2);
+  EXPECT_EQ(regions[1].eventTimedLaunches, 0);
   EXPECT_EQ(regions[2].name, "region 2"); // unnamed in the manifest
-  EXPECT_EQ(regions[2].deviceNs, 20);
-  EXPECT_EQ(regions[2].launches, 1);
+  EXPECT_EQ(regions[2].deviceNs, 720);
+  EXPECT_EQ(regions[2].launches, 2);
+  EXPECT_EQ(regions[2].eventTimedLaunches, 1);
   EXPECT_EQ(regions[3].name, "(outside regions)");
   EXPECT_EQ(regions[3].deviceNs, 100);
 

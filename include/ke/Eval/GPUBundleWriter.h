@@ -15,15 +15,19 @@ namespace ke::eval {
 /// ke-lower-nvgpu or ke-lower-amdgpu{format=bin}, compiled for this host and
 /// linked with ld.lld; its PTX or hsaco embedded) and bundle.txt for
 /// `target` (nvgpu or amdgpu). Inputs and expected outputs are added per
-/// seed with addBundleSeed. With `profiled` (the same kernel instrumented
-/// by ke-instrument, then lowered), also kernel-profile.so and the names
-/// of its regions (`regionNames`, by probe id) in the manifest.
+/// seed with addBundleSeed; a profiling build with addGPUProfileBuild (a
+/// profiling build left from an earlier bundle is removed).
 llvm::Error writeGPUBundle(mlir::ModuleOp lowered, llvm::StringRef kernel,
                            llvm::StringRef target,
                            const KernelSignature &signature, unsigned seeds,
-                           llvm::StringRef directory,
-                           mlir::ModuleOp profiled = nullptr,
-                           llvm::ArrayRef<std::string> regionNames = {});
+                           llvm::StringRef directory);
+/// Adds `directory`/kernel-profile.so, the host code of `profiled` (the
+/// same kernel instrumented by ke-instrument, then lowered), and the names
+/// of its regions (by probe id) to the bundle's manifest. On failure the
+/// bundle is left without a profiling build, still whole.
+llvm::Error addGPUProfileBuild(mlir::ModuleOp profiled,
+                               llvm::ArrayRef<std::string> regionNames,
+                               llvm::StringRef directory);
 llvm::Error addBundleSeed(llvm::StringRef directory, unsigned seedIndex,
                           llvm::ArrayRef<HostTensor> inputs,
                           llvm::ArrayRef<HostTensor> expected);

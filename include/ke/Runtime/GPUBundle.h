@@ -68,6 +68,8 @@ struct BundleResult {
     std::string name;
     double deviceNs = 0;
     int launches = 0;
+    /// Launches without a device timer, counted with their event time.
+    int eventTimedLaunches = 0;
   };
   std::vector<RegionTime> getRegionTimes() const;
   std::string toJSON() const;
