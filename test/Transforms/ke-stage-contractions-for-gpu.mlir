@@ -6,6 +6,7 @@
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=24}))' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=4}))' | FileCheck %s --check-prefix=WARPS
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{warps=3}))' 2>&1 | FileCheck %s --check-prefix=BADWARPS
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{warps=16 min-blocks=1000}))' | FileCheck %s --check-prefix=FLOOR
 
 // A 128x128x32 matmul after a fill: 2x2 blocks of 16x16 threads, each
 // thread 4x4 outputs in registers starting from the fill's value. Per
@@ -78,6 +79,10 @@
 // WARPS-NOT:         memref.load %arg0
 // WARPS-COUNT-8:     memref.load %arg1
 // WARPS:             gpu.barrier
+// With 16 warps (32 thread rows) the tile is not halved below 32, however
+// few the blocks: still staged, 4 x 4 blocks of 32 x 32.
+// FLOOR-LABEL: func.func @matmul(
+// FLOOR:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c4{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}})
 // WARPS-LABEL: func.func @matmul_warps_knob(
 // WARPS:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}})
 // WARPS:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
