@@ -57,42 +57,36 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
              << "expects '" << name << "' to be a string attribute";
     return success();
   }
-  if (name == kGPUReductionThreadsAttrName) {
-    auto threads = dyn_cast<IntegerAttr>(attr.getValue());
-    int64_t value = threads ? threads.getInt() : -1;
-    if (!onFunction || !(value == 0 || (value >= 32 && value <= 1024 &&
-                                        llvm::isPowerOf2_64(value))))
-      return op->emitOpError()
-             << "expects '" << name
-             << "' to be 0 or a power of two from 32 to 1024 on a function";
+  // The integer GPU knobs: which values each takes, and how to say so.
+  auto verifyIntegerKnob = [&](auto isValid,
+                               StringRef expected) -> LogicalResult {
+    auto knob = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!onFunction || !knob || !isValid(knob.getInt()))
+      return op->emitOpError() << "expects '" << name << "' to be " << expected
+                               << " on a function";
     return success();
-  }
-  if (name == kGPUVectorWidthAttrName) {
-    auto width = dyn_cast<IntegerAttr>(attr.getValue());
-    int64_t value = width ? width.getInt() : -1;
-    if (!onFunction || !(value == 1 || value == 2 || value == 4))
-      return op->emitOpError()
-             << "expects '" << name << "' to be 1, 2 or 4 on a function";
-    return success();
-  }
-  if (name == kGPUWarpsAttrName) {
-    auto warps = dyn_cast<IntegerAttr>(attr.getValue());
-    int64_t value = warps ? warps.getInt() : -1;
-    if (!onFunction || !llvm::is_contained({2, 4, 8, 16}, value))
-      return op->emitOpError()
-             << "expects '" << name << "' to be 2, 4, 8 or 16 on a function";
-    return success();
-  }
-  if (name == kGPUSharedTileAttrName) {
-    auto tile = dyn_cast<IntegerAttr>(attr.getValue());
-    int64_t value = tile ? tile.getInt() : -1;
-    if (!onFunction || !(value == 0 || (value >= 16 && value <= 128 &&
-                                        value % 16 == 0)))
-      return op->emitOpError()
-             << "expects '" << name
-             << "' to be 0 or a multiple of 16 from 16 to 128 on a function";
-    return success();
-  }
+  };
+  if (name == kGPUReductionThreadsAttrName)
+    return verifyIntegerKnob(
+        [](int64_t v) {
+          return v == 0 || (v >= 32 && v <= 1024 && llvm::isPowerOf2_64(v));
+        },
+        "0 or a power of two from 32 to 1024");
+  if (name == kGPUVectorWidthAttrName)
+    return verifyIntegerKnob(
+        [](int64_t v) { return v == 1 || v == 2 || v == 4; }, "1, 2 or 4");
+  if (name == kGPUWarpsAttrName)
+    return verifyIntegerKnob(
+        [](int64_t v) {
+          return llvm::is_contained({2, 4, 8, 16}, v);
+        },
+        "2, 4, 8 or 16");
+  if (name == kGPUSharedTileAttrName)
+    return verifyIntegerKnob(
+        [](int64_t v) {
+          return v == 0 || (v >= 16 && v <= 128 && v % 16 == 0);
+        },
+        "0 or a multiple of 16 from 16 to 128");
   if (name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName) {
     auto tile = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     if (!tile || tile.empty() || !onFunction ||

@@ -55,22 +55,16 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
   if (!proposal.gpuThreadTile.empty())
     payload->setAttr(KeDialect::kGPUThreadTileAttrName,
                      DenseI64ArrayAttr::get(context, proposal.gpuThreadTile));
-  if (proposal.gpuVectorWidth)
-    payload->setAttr(KeDialect::kGPUVectorWidthAttrName,
-                     IntegerAttr::get(IntegerType::get(context, 64),
-                                      *proposal.gpuVectorWidth));
-  if (proposal.gpuSharedTile)
-    payload->setAttr(KeDialect::kGPUSharedTileAttrName,
-                     IntegerAttr::get(IntegerType::get(context, 64),
-                                      *proposal.gpuSharedTile));
-  if (proposal.gpuWarps)
-    payload->setAttr(KeDialect::kGPUWarpsAttrName,
-                     IntegerAttr::get(IntegerType::get(context, 64),
-                                      *proposal.gpuWarps));
-  if (proposal.gpuReductionThreads)
-    payload->setAttr(KeDialect::kGPUReductionThreadsAttrName,
-                     IntegerAttr::get(IntegerType::get(context, 64),
-                                      *proposal.gpuReductionThreads));
+  auto setIntegerKnob = [&](StringRef name, std::optional<int64_t> value) {
+    if (value)
+      payload->setAttr(name,
+                       IntegerAttr::get(IntegerType::get(context, 64), *value));
+  };
+  setIntegerKnob(KeDialect::kGPUVectorWidthAttrName, proposal.gpuVectorWidth);
+  setIntegerKnob(KeDialect::kGPUSharedTileAttrName, proposal.gpuSharedTile);
+  setIntegerKnob(KeDialect::kGPUWarpsAttrName, proposal.gpuWarps);
+  setIntegerKnob(KeDialect::kGPUReductionThreadsAttrName,
+                 proposal.gpuReductionThreads);
   built.module->push_back(payload);
   if (failed(verify(payload)))
     built.problem =

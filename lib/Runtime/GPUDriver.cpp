@@ -47,77 +47,57 @@ std::string ke::runtime::takeRuntimeError() {
 namespace {
 GPUVendor selectedVendor = GPUVendor::NVIDIA;
 
-/// The entry points under their CUDA driver names.
-void resolveCUDA(void *library, GPUDriver &driver, std::string &missing) {
-  resolve(library, driver.cuInit, "cuInit", missing);
-  resolve(library, driver.cuDeviceGet, "cuDeviceGet", missing);
-  resolve(library, driver.cuDeviceGetName, "cuDeviceGetName", missing);
-  resolve(library, driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",
-          missing);
-  resolve(library, driver.cuCtxSetCurrent, "cuCtxSetCurrent", missing);
-  resolve(library, driver.cuCtxSynchronize, "cuCtxSynchronize", missing);
-  resolve(library, driver.cuModuleLoadData, "cuModuleLoadData", missing);
-  resolve(library, driver.cuModuleLoadDataEx, "cuModuleLoadDataEx", missing);
-  resolve(library, driver.cuModuleUnload, "cuModuleUnload", missing);
-  resolve(library, driver.cuModuleGetFunction, "cuModuleGetFunction", missing);
-  resolve(library, driver.cuModuleGetGlobal, "cuModuleGetGlobal_v2", missing);
-  resolve(library, driver.cuLaunchKernel, "cuLaunchKernel", missing);
-  resolve(library, driver.cuStreamCreate, "cuStreamCreate", missing);
-  resolve(library, driver.cuStreamSynchronize, "cuStreamSynchronize", missing);
-  resolve(library, driver.cuStreamDestroy, "cuStreamDestroy_v2", missing);
-  resolve(library, driver.cuStreamWaitEvent, "cuStreamWaitEvent", missing);
-  resolve(library, driver.cuEventCreate, "cuEventCreate", missing);
-  resolve(library, driver.cuEventRecord, "cuEventRecord", missing);
-  resolve(library, driver.cuEventSynchronize, "cuEventSynchronize", missing);
-  resolve(library, driver.cuEventElapsedTime, "cuEventElapsedTime", missing);
-  resolve(library, driver.cuEventDestroy, "cuEventDestroy_v2", missing);
-  resolve(library, driver.cuMemAlloc, "cuMemAlloc_v2", missing);
-  resolve(library, driver.cuMemFree, "cuMemFree_v2", missing);
-  resolve(library, driver.cuMemcpyHtoD, "cuMemcpyHtoD_v2", missing);
-  resolve(library, driver.cuMemcpyDtoH, "cuMemcpyDtoH_v2", missing);
-  resolve(library, driver.cuMemcpy, "cuMemcpy", missing);
-  resolve(library, driver.cuMemsetD8, "cuMemsetD8_v2", missing);
-  resolve(library, driver.cuMemsetD32, "cuMemsetD32_v2", missing);
-  resolve(library, driver.cuGetErrorString, "cuGetErrorString", missing);
-}
-
-/// HIP's functions of the same shapes (hipDeviceptr_t is a pointer, the
-/// same 64 bits as CUdeviceptr; flag values agree: non-blocking stream 1,
-/// event without timing 2).
-void resolveHIP(void *library, GPUDriver &driver, std::string &missing) {
-  driver.vendor = GPUVendor::AMD;
-  driver.api = "HIP";
-  driver.timerNanosecondsPerTick = 10.0; // s_memrealtime: 100 MHz
-  resolve(library, driver.cuInit, "hipInit", missing);
-  resolve(library, driver.cuDeviceGet, "hipDeviceGet", missing);
-  resolve(library, driver.cuDeviceGetName, "hipDeviceGetName", missing);
-  resolve(library, driver.cuDevicePrimaryCtxRetain, "hipDevicePrimaryCtxRetain",
-          missing);
-  resolve(library, driver.cuCtxSetCurrent, "hipCtxSetCurrent", missing);
-  resolve(library, driver.cuCtxSynchronize, "hipDeviceSynchronize", missing);
-  resolve(library, driver.cuModuleLoadData, "hipModuleLoadData", missing);
-  resolve(library, driver.cuModuleLoadDataEx, "hipModuleLoadDataEx", missing);
-  resolve(library, driver.cuModuleUnload, "hipModuleUnload", missing);
-  resolve(library, driver.cuModuleGetFunction, "hipModuleGetFunction", missing);
-  resolve(library, driver.cuModuleGetGlobal, "hipModuleGetGlobal", missing);
-  resolve(library, driver.cuLaunchKernel, "hipModuleLaunchKernel", missing);
-  resolve(library, driver.cuStreamCreate, "hipStreamCreateWithFlags", missing);
-  resolve(library, driver.cuStreamSynchronize, "hipStreamSynchronize", missing);
-  resolve(library, driver.cuStreamDestroy, "hipStreamDestroy", missing);
-  resolve(library, driver.cuStreamWaitEvent, "hipStreamWaitEvent", missing);
-  resolve(library, driver.cuEventCreate, "hipEventCreateWithFlags", missing);
-  resolve(library, driver.cuEventRecord, "hipEventRecord", missing);
-  resolve(library, driver.cuEventSynchronize, "hipEventSynchronize", missing);
-  resolve(library, driver.cuEventElapsedTime, "hipEventElapsedTime", missing);
-  resolve(library, driver.cuEventDestroy, "hipEventDestroy", missing);
-  resolve(library, driver.cuMemAlloc, "hipMalloc", missing);
-  resolve(library, driver.cuMemFree, "hipFree", missing);
-  resolve(library, driver.cuMemcpyHtoD, "hipMemcpyHtoD", missing);
-  resolve(library, driver.cuMemcpyDtoH, "hipMemcpyDtoH", missing);
-  resolve(library, driver.cuMemcpy, "hipMemcpyDtoD", missing);
-  resolve(library, driver.cuMemsetD8, "hipMemsetD8", missing);
-  resolve(library, driver.cuMemsetD32, "hipMemsetD32", missing);
-  resolve(library, driver.hipGetErrorString, "hipGetErrorString", missing);
+/// The entry points, by CUDA's name or by the name of HIP's function of the
+/// same shape (hipDeviceptr_t is a pointer, the same 64 bits as
+/// CUdeviceptr; flag values agree: non-blocking stream 1, event without
+/// timing 2).
+void resolveEntryPoints(void *library, GPUDriver &driver, GPUVendor vendor,
+                        std::string &missing) {
+  bool amd = vendor == GPUVendor::AMD;
+  auto entry = [&](auto &slot, const char *cuda, const char *hip) {
+    resolve(library, slot, amd ? hip : cuda, missing);
+  };
+  entry(driver.cuInit, "cuInit", "hipInit");
+  entry(driver.cuDeviceGet, "cuDeviceGet", "hipDeviceGet");
+  entry(driver.cuDeviceGetName, "cuDeviceGetName", "hipDeviceGetName");
+  entry(driver.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain",
+        "hipDevicePrimaryCtxRetain");
+  entry(driver.cuCtxSetCurrent, "cuCtxSetCurrent", "hipCtxSetCurrent");
+  entry(driver.cuCtxSynchronize, "cuCtxSynchronize", "hipDeviceSynchronize");
+  entry(driver.cuModuleLoadData, "cuModuleLoadData", "hipModuleLoadData");
+  entry(driver.cuModuleLoadDataEx, "cuModuleLoadDataEx", "hipModuleLoadDataEx");
+  entry(driver.cuModuleUnload, "cuModuleUnload", "hipModuleUnload");
+  entry(driver.cuModuleGetFunction, "cuModuleGetFunction",
+        "hipModuleGetFunction");
+  entry(driver.cuModuleGetGlobal, "cuModuleGetGlobal_v2", "hipModuleGetGlobal");
+  entry(driver.cuLaunchKernel, "cuLaunchKernel", "hipModuleLaunchKernel");
+  entry(driver.cuStreamCreate, "cuStreamCreate", "hipStreamCreateWithFlags");
+  entry(driver.cuStreamSynchronize, "cuStreamSynchronize",
+        "hipStreamSynchronize");
+  entry(driver.cuStreamDestroy, "cuStreamDestroy_v2", "hipStreamDestroy");
+  entry(driver.cuStreamWaitEvent, "cuStreamWaitEvent", "hipStreamWaitEvent");
+  entry(driver.cuEventCreate, "cuEventCreate", "hipEventCreateWithFlags");
+  entry(driver.cuEventRecord, "cuEventRecord", "hipEventRecord");
+  entry(driver.cuEventSynchronize, "cuEventSynchronize", "hipEventSynchronize");
+  entry(driver.cuEventElapsedTime, "cuEventElapsedTime", "hipEventElapsedTime");
+  entry(driver.cuEventDestroy, "cuEventDestroy_v2", "hipEventDestroy");
+  entry(driver.cuMemAlloc, "cuMemAlloc_v2", "hipMalloc");
+  entry(driver.cuMemFree, "cuMemFree_v2", "hipFree");
+  entry(driver.cuMemcpyHtoD, "cuMemcpyHtoD_v2", "hipMemcpyHtoD");
+  entry(driver.cuMemcpyDtoH, "cuMemcpyDtoH_v2", "hipMemcpyDtoH");
+  entry(driver.cuMemcpy, "cuMemcpy", "hipMemcpyDtoD");
+  entry(driver.cuMemsetD8, "cuMemsetD8_v2", "hipMemsetD8");
+  entry(driver.cuMemsetD32, "cuMemsetD32_v2", "hipMemsetD32");
+  // The error strings differ in shape: one slot each.
+  if (amd)
+    resolve(library, driver.hipGetErrorString, "hipGetErrorString", missing);
+  else
+    resolve(library, driver.cuGetErrorString, "cuGetErrorString", missing);
+  if (amd) {
+    driver.vendor = GPUVendor::AMD;
+    driver.api = "HIP";
+    driver.timerNanosecondsPerTick = 10.0; // s_memrealtime: 100 MHz
+  }
 }
 
 struct LoadedDriver {
@@ -155,10 +135,7 @@ void load(LoadedDriver &loaded, GPUVendor vendor) {
     return;
   }
   std::string missing;
-  if (nvidia)
-    resolveCUDA(library, driver, missing);
-  else
-    resolveHIP(library, driver, missing);
+  resolveEntryPoints(library, driver, vendor, missing);
   if (!missing.empty()) {
     loaded.failure =
         std::string("the ") + driver.api + " library lacks " + missing;
