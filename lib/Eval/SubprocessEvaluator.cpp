@@ -42,14 +42,12 @@ static std::string readFile(llvm::StringRef path) {
 
 EvaluationResult SubprocessEvaluator::interpret(int exitCode,
                                                 const std::string &waitError,
-                                                const std::string &output,
-                                                const std::string &errors) {
+                                                const std::string &report,
+                                                const std::string &errors,
+                                                const std::string &output) {
   EvaluationResult result;
-  // ke-run prints exactly one JSON line for the one kernel asked for.
-  llvm::StringRef line;
-  for (llvm::StringRef candidate : llvm::split(output, '\n'))
-    if (candidate.trim().starts_with("{"))
-      line = candidate.trim();
+  // ke-run writes exactly one JSON line for the one kernel asked for.
+  llvm::StringRef line = llvm::StringRef(report).trim().split('\n').first;
   if (!line.empty()) {
     result.json = line.str();
     llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
@@ -73,9 +71,12 @@ EvaluationResult SubprocessEvaluator::interpret(int exitCode,
     }
     llvm::consumeError(value.takeError());
   }
-  // No usable JSON: the process died or was killed.
+  // No usable JSON: the process died or was killed. What it printed is kept
+  // (truncated) as the diagnosis.
   result.status = "failed";
   std::string tail = llvm::StringRef(errors).trim().take_back(400).str();
+  if (tail.empty())
+    tail = llvm::StringRef(output).trim().take_back(400).str();
   if (!waitError.empty())
     result.error = "ke-run: " + waitError;
   else
@@ -92,7 +93,7 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
     size_t request;
     llvm::sys::ProcessInfo process;
     Clock::time_point started;
-    std::string stdoutPath, stderrPath;
+    std::string stdoutPath, stderrPath, reportPath;
     bool killed = false;
   };
   std::vector<EvaluationResult> results(requests.size());
@@ -113,17 +114,23 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
     job.stderrPath =
         llvm::formatv("{0}/eval-{1}.err", options.workDirectory,
                       request.kernel + "-" + std::to_string(index));
+    // The verdict comes from a file only ke-run writes: the candidate's own
+    // stdout (vector.print, printf) can hold anything, JSON included.
+    job.reportPath =
+        llvm::formatv("{0}/eval-{1}.report", options.workDirectory,
+                      request.kernel + "-" + std::to_string(index));
     // Redirection opens without truncating: a shorter output would leave
     // the tail of an earlier evaluation's behind it.
     llvm::sys::fs::remove(job.stdoutPath);
     llvm::sys::fs::remove(job.stderrPath);
+    llvm::sys::fs::remove(job.reportPath);
     std::vector<std::string> arguments = {
         options.keRunPath,
         request.candidatePath,
         "--reference=" + request.referencePath,
         "--kernel=" + request.kernel,
         "--target=" + options.target,
-        "--json",
+        "--report=" + job.reportPath,
         "--threads=" + std::to_string(options.threads),
         "--seed=" + std::to_string(options.seed),
         "--seeds=" + std::to_string(options.seeds),
@@ -175,8 +182,8 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
         waitError = llvm::formatv("killed after {0} s (hung)",
                                   options.timeoutSeconds + 30);
       results[job.request] =
-          interpret(status.ReturnCode, waitError, readFile(job.stdoutPath),
-                    readFile(job.stderrPath));
+          interpret(status.ReturnCode, waitError, readFile(job.reportPath),
+                    readFile(job.stderrPath), readFile(job.stdoutPath));
       running.erase(running.begin() + i);
       progressed = true;
     }

@@ -25,7 +25,8 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
     built.module->push_back(payload);
     if (llvm::Error error = verifySchedule(*proposal.schedule, shapes))
       built.problem = "schedule: " + llvm::toString(std::move(error));
-    else if (llvm::Error error = applySchedule(payload, *proposal.schedule))
+    else if (llvm::Error error = applySchedule(payload, *proposal.schedule,
+                                               &built.fallbacks))
       built.problem = "schedule: " + llvm::toString(std::move(error));
     return built;
   }

@@ -6,6 +6,7 @@
 #include "ke/Support/DiagnosticCollector.h"
 
 #include "ke/Transforms/Passes.h"
+#include "ke/Transforms/TileAndVectorize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -559,8 +560,38 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
   return llvm::Error::success();
 }
 
+namespace {
+/// The vector width of the default schedule an op falls back to (ke-run's).
+constexpr int64_t kFallbackVectorWidth = 8;
+
+/// An entry the script leaves untouched (its layouts are already applied).
+OpSchedule neutralEntry(const OpSchedule &entry) {
+  OpSchedule neutral;
+  neutral.cacheTiles.assign(entry.cacheTiles.size(), 0);
+  neutral.registerTiles.assign(entry.registerTiles.size(), 0);
+  neutral.layouts = entry.layouts;
+  return neutral;
+}
+
+/// Runs the script of `schedule` on a copy of `function`, to learn whether it
+/// applies without touching the function.
+llvm::Error tryOnCopy(func::FuncOp function, const Schedule &schedule,
+                      llvm::ArrayRef<OpShape> shapes) {
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(function.getLoc());
+  auto copy = cast<func::FuncOp>(function->clone());
+  scratch->push_back(copy);
+  return runTransformScript(copy, schedule, shapes);
+}
+
+std::string firstLine(llvm::StringRef text) {
+  llvm::StringRef line = text.trim().split('\n').first;
+  return line.size() > 160 ? (line.take_front(157) + "...").str() : line.str();
+}
+} // namespace
+
 llvm::Error ke::propose::applySchedule(func::FuncOp function,
-                                       const Schedule &schedule) {
+                                       const Schedule &schedule,
+                                       std::string *fallbacks) {
   MLIRContext *context = function.getContext();
   // The script is rendered for the ops as described before the relayout:
   // it keeps their loops, only their operands' maps change.
@@ -571,15 +602,62 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
                 IntegerAttr::get(IntegerType::get(context, 64), index++));
   });
   relayoutInputs(function, schedule);
-  llvm::Error error = runTransformScript(function, schedule, shapes);
+  auto untag = [&] {
+    function.walk([&](Operation *op) { op->removeAttr(kOpIdAttr); });
+  };
+
+  // A schedule that fails on some ops still applies to the others: those
+  // fall back to the default schedule, and the caller is told which.
+  Schedule applied = schedule;
+  llvm::SmallVector<int64_t> fallen;
+  std::string notes;
+  if (llvm::Error whole = tryOnCopy(function, applied, shapes)) {
+    std::string wholeMessage = llvm::toString(std::move(whole));
+    if (applied.fuseRows) {
+      applied.fuseRows = 0;
+      notes += "fuse dropped; ";
+    }
+    for (size_t op = 0; op < applied.ops.size(); ++op) {
+      Schedule alone = applied;
+      for (size_t other = 0; other < alone.ops.size(); ++other)
+        if (other != op)
+          alone.ops[other] = neutralEntry(alone.ops[other]);
+      if (llvm::Error error = tryOnCopy(function, alone, shapes)) {
+        std::string name = op < shapes.size() ? shapes[op].name : "?";
+        std::string message = llvm::toString(std::move(error));
+        notes += llvm::formatv("op #{0} ({1}) on the default schedule: {2}; ",
+                               op, name, firstLine(message));
+        applied.ops[op] = neutralEntry(applied.ops[op]);
+        fallen.push_back(op);
+      }
+    }
+    if (notes.empty() || tryOnCopy(function, applied, shapes)) {
+      untag();
+      return llvm::createStringError(wholeMessage);
+    }
+  }
+  llvm::Error error = runTransformScript(function, applied, shapes);
+  if (!error && !fallen.empty()) {
+    SmallVector<linalg::LinalgOp> ops;
+    function.walk([&](linalg::LinalgOp op) {
+      auto id = op->getAttrOfType<IntegerAttr>(kOpIdAttr);
+      if (id && llvm::is_contained(fallen, id.getInt()))
+        ops.push_back(op);
+    });
+    IRRewriter rewriter(context);
+    for (linalg::LinalgOp op : ops)
+      ke::tileAndVectorizeOp(rewriter, op, kFallbackVectorWidth);
+  }
   // Untag on every path, before verifying: the result must stand alone.
-  function.walk([&](Operation *op) { op->removeAttr(kOpIdAttr); });
+  untag();
   if (error)
     return error;
   ke::DiagnosticCollector diagnostics(context);
   if (failed(verify(function)))
     return llvm::createStringError("the scheduled payload does not verify: " +
                                    diagnostics.str());
+  if (fallbacks && !notes.empty())
+    *fallbacks = llvm::StringRef(notes).rtrim("; ").str();
   return llvm::Error::success();
 }
 

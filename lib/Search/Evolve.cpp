@@ -86,6 +86,38 @@ std::string checkLowers(ModuleOp candidate, bool threads) {
   return "";
 }
 
+/// The proposer name of the floor node: ke's default lowering of the kernel,
+/// measured like any candidate so the search never returns something slower.
+constexpr llvm::StringLiteral kFloorProposer = "default";
+
+/// The base with ke's default CPU schedule applied (what `ke-run` without
+/// `--naive` does), as a module of its own, or why it could not be built.
+FailureOr<OwningOpRef<ModuleOp>> buildDefaultLowering(func::FuncOp base,
+                                                      int64_t vectorWidth,
+                                                      std::string &problem) {
+  MLIRContext *context = base.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(base.getLoc());
+  module->push_back(cast<func::FuncOp>(base->clone()));
+  ke::DiagnosticCollector diagnostics(context);
+  PassManager pm(context, ModuleOp::getOperationName());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(
+          llvm::formatv("func.func(ke-tile-and-vectorize{{vector-width={0}},"
+                        "canonicalize,cse)",
+                        vectorWidth)
+              .str(),
+          pm, errorStream))) {
+    problem = "cannot build the default schedule: " + errors;
+    return failure();
+  }
+  if (failed(pm.run(*module))) {
+    problem = "the default schedule does not apply: " + diagnostics.str();
+    return failure();
+  }
+  return std::move(module);
+}
+
 std::string printOp(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -105,6 +137,7 @@ llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
 struct KernelSummary {
   std::string name;
   double naiveNs = 0, bestNs = 0, speedup = 1;
+  std::optional<double> defaultNs; ///< the floor, when it was measured
   int evaluated = 0, correct = 0, failed = 0, incorrect = 0, duplicates = 0;
   std::string strategy = "(reference)";
   std::string stopReason;
@@ -378,14 +411,17 @@ void EvolvePass::runOnOperation() {
   llvm::errs() << llvm::formatv("\nke-evolve: run {0} in '{1}'\n", run, db);
   llvm::errs() << "| kernel | naive (us) | best (us) | speedup | evaluated | "
                   "correct | incorrect | failed | duplicates | stopped | best "
-                  "strategy |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+                  "strategy | default (us) |\n"
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const KernelSummary &s : summaries)
     llvm::errs() << llvm::formatv(
         "| {0} | {1:f1} | {2:f1} | {3:f2}x | {4} | {5} | {6} | {7} | {8} | "
-        "{9} | {10} |\n",
+        "{9} | {10} | {11} |\n",
         s.name, s.naiveNs / 1e3, s.bestNs / 1e3, s.speedup, s.evaluated,
         s.correct, s.incorrect, s.failed, s.duplicates, s.stopReason,
-        s.strategy);
+        s.strategy,
+        s.defaultNs ? llvm::formatv("{0:f1}", *s.defaultNs / 1e3).str()
+                    : std::string("-"));
   if (failedAny)
     signalPassFailure();
 }
@@ -499,7 +535,14 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   auto recorded = database->loadNodes(record.id);
   if (!recorded)
     return fail(llvm::toString(recorded.takeError()));
+  // The floor (see below): a baseline like the naive reference, outside the
+  // tree, so no proposal, prompt or budget depends on its timing.
+  std::optional<store::NodeRecord> floor;
   for (const store::NodeRecord &stored : *recorded) {
+    if (stored.proposer == kFloorProposer) {
+      floor = stored;
+      continue;
+    }
     size_t parent = stored.parent && indexOfDbId.count(*stored.parent)
                         ? indexOfDbId[*stored.parent]
                         : 0;
@@ -510,6 +553,54 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     account(stored);
     nodes.push_back(stored);
   }
+
+  // The floor: ke's default lowering is always measured, so the search's
+  // output is never slower than what ke does without searching. CPU targets
+  // only: on GPUs every candidate already starts from the default pipeline.
+  if (!floor && (target == "cpu" || target == "riscv")) {
+    store::NodeRecord node;
+    node.run = run;
+    node.kernel = record.id;
+    node.proposer = kFloorProposer.str();
+    node.strategy = "(default lowering)";
+    std::string problem;
+    FailureOr<OwningOpRef<ModuleOp>> lowered =
+        buildDefaultLowering(base, /*vectorWidth=*/8, problem);
+    if (succeeded(lowered)) {
+      node.payloadIR = printOp(**lowered);
+      node.irHash = hashText(node.payloadIR);
+      problem = checkLowers(**lowered, target == "cpu");
+    }
+    eval::EvaluationResult result;
+    if (problem.empty()) {
+      std::string path =
+          llvm::formatv("{0}/{1}.default.mlir", workDirectory, name);
+      if (llvm::Error error = writeFile(path, node.payloadIR))
+        return fail(llvm::toString(std::move(error)));
+      result = evaluator.evaluate({{path, referencePath, name,
+                                    /*naive=*/true}})
+                   .front();
+    } else {
+      result.status = "failed";
+      result.error = problem;
+    }
+    node.status = result.status;
+    node.error = result.error;
+    node.timeNs = result.timeNs;
+    node.diagnosis = result.json;
+    double speedup = 0.0;
+    if (node.status == "correct" && node.timeNs && *node.timeNs > 0) {
+      speedup = naiveNs / *node.timeNs;
+      node.speedup = speedup;
+    }
+    auto id = database->addNode(node);
+    if (!id)
+      return fail(llvm::toString(id.takeError()));
+    node.id = *id;
+    floor = std::move(node);
+  }
+  if (floor && floor->status == "correct")
+    summary.defaultNs = floor->timeNs;
 
   // The proposers this search draws from; with several (mixed), a bandit
   // picks one per expansion.
@@ -644,6 +735,9 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
           propose::buildCandidate(proposal, base, kernel, shapes);
       OwningOpRef<ModuleOp> candidateModule = std::move(built.module);
       std::string problem = std::move(built.problem);
+      // The schedule applied only in part: what ran is recorded with it.
+      if (!built.fallbacks.empty())
+        node.strategy += " [fallback: " + built.fallbacks + "]";
       node.payloadIR = printOp(*candidateModule);
       node.irHash = hashText(node.payloadIR);
       if (problem.empty() && !seen.insert(node.irHash).second) {
@@ -722,6 +816,14 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   summary.bestNs = best ? nodes[best].timeNs.value_or(naiveNs) : naiveNs;
   if (best)
     summary.strategy = nodes[best].strategy;
+  // The search's output is never slower than ke's default lowering.
+  const store::NodeRecord *chosen = best ? &nodes[best] : nullptr;
+  if (summary.defaultNs && *summary.defaultNs < summary.bestNs) {
+    chosen = &*floor;
+    summary.bestNs = *summary.defaultNs;
+    summary.speedup = naiveNs / *summary.defaultNs;
+    summary.strategy = floor->strategy;
+  }
   summaries.push_back(summary);
 
   OpBuilder builder(kernel);
@@ -730,13 +832,14 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     Block &body = tree_.getBody().front();
     kernel->moveBefore(&body, body.end());
     OpBuilder inner = OpBuilder::atBlockEnd(&body);
-    for (size_t i = 1; i < nodes.size(); ++i) {
-      const store::NodeRecord &node = nodes[i];
+    // The floor first, then the tree in order; each with its measurements.
+    auto keep = [&](const store::NodeRecord &node, FlatSymbolRefAttr parentRef,
+                    double speedup) {
       OwningOpRef<ModuleOp> parsed =
           parseSourceString<ModuleOp>(node.payloadIR, context);
       // Nodes that failed before they had IR have no function to keep.
       if (!parsed || parsed->getOps<func::FuncOp>().empty())
-        continue;
+        return;
       auto payload = *parsed->getOps<func::FuncOp>().begin();
       payload->remove();
       payload.setSymName("payload");
@@ -748,20 +851,13 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
           node.status == "correct"     ? CandidateStatus::Correct
           : node.status == "incorrect" ? CandidateStatus::Incorrect
                                        : CandidateStatus::Failed;
-      size_t parentIndex = *tree.getNode(i).parent;
-      FlatSymbolRefAttr parentRef =
-          parentIndex == 0
-              ? FlatSymbolRefAttr()
-              : FlatSymbolRefAttr::get(
-                    context,
-                    llvm::formatv("n{0}", nodes[parentIndex].id).str());
       SmallVector<NamedAttribute> metrics;
       if (node.timeNs)
         metrics.push_back(builder.getNamedAttr(
             "time_ns", builder.getF64FloatAttr(*node.timeNs)));
       if (node.status == "correct")
-        metrics.push_back(builder.getNamedAttr(
-            "speedup", builder.getF64FloatAttr(tree.getNode(i).speedup)));
+        metrics.push_back(
+            builder.getNamedAttr("speedup", builder.getF64FloatAttr(speedup)));
       auto candidate = CandidateOp::create(
           inner, kernel.getLoc(),
           builder.getStringAttr(llvm::formatv("n{0}", node.id).str()),
@@ -772,13 +868,25 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
                           : builder.getDictionaryAttr(metrics));
       candidate.getBody().push_back(new Block());
       candidate.getBody().front().push_back(payload);
+    };
+    if (floor)
+      keep(*floor, FlatSymbolRefAttr(), floor->speedup.value_or(0.0));
+    for (size_t i = 1; i < nodes.size(); ++i) {
+      size_t parentIndex = *tree.getNode(i).parent;
+      FlatSymbolRefAttr parentRef =
+          parentIndex == 0
+              ? FlatSymbolRefAttr()
+              : FlatSymbolRefAttr::get(
+                    context,
+                    llvm::formatv("n{0}", nodes[parentIndex].id).str());
+      keep(nodes[i], parentRef, tree.getNode(i).speedup);
     }
     return success();
   }
-  if (best == 0)
+  if (!chosen)
     return success(); // nothing beat the reference; keep it
   OwningOpRef<ModuleOp> parsed =
-      parseSourceString<ModuleOp>(nodes[best].payloadIR, context);
+      parseSourceString<ModuleOp>(chosen->payloadIR, context);
   if (!parsed || parsed->getOps<func::FuncOp>().empty())
     return fail("cannot re-read the best candidate");
   auto payload = *parsed->getOps<func::FuncOp>().begin();
@@ -790,9 +898,9 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       kernel->setAttr(attr.getName(), attr.getValue());
   kernel->setAttr(
       KeDialect::kSelectedAttrName,
-      builder.getStringAttr(llvm::formatv("n{0}", nodes[best].id).str()));
+      builder.getStringAttr(llvm::formatv("n{0}", chosen->id).str()));
   kernel->setAttr(KeDialect::kStrategyAttrName,
-                  builder.getStringAttr(nodes[best].strategy));
+                  builder.getStringAttr(chosen->strategy));
   return success();
 }
 } // namespace

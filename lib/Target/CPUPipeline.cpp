@@ -41,8 +41,11 @@ constexpr llvm::StringLiteral kSequentialLoops =
 
 /// Memrefs go to LLVM before scf to cf: the alloca scopes OpenMP loops
 /// bring must still have a single block when they are lowered.
+/// math.fpowi becomes multiplications (constant exponents, as front ends
+/// write x**2) or powf: LLVM's powi takes one scalar exponent, so a
+/// vectorized fpowi with a vector of exponents has no lowering.
 constexpr llvm::StringLiteral kToLLVM =
-    "expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
+    "math-expand-ops{ops=fpowi},expand-strided-metadata,lower-affine,finalize-memref-to-llvm,"
     "convert-scf-to-cf,convert-vector-to-llvm,convert-math-to-llvm,"
     "convert-math-to-libm,convert-openmp-to-llvm,convert-to-llvm,"
     "reconcile-unrealized-casts";

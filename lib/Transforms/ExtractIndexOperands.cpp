@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KEEXTRACTINDEXOPERANDS
@@ -80,6 +81,22 @@ void extractInBody(IRRewriter &rewriter, linalg::GenericOp op,
   rewriter.replaceOp(op, replacement.getResults());
 }
 
+/// Whether the operands left after dropping `inputs` still index every loop:
+/// linalg derives the loop bounds from the operands' shapes, so a loop that
+/// only the dropped operand indexed would be left without a bound.
+bool keepsEveryLoopBounded(linalg::GenericOp op,
+                           ArrayRef<OpOperand *> inputs) {
+  llvm::SmallBitVector bounded(op.getNumLoops());
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (llvm::is_contained(inputs, &operand))
+      continue;
+    for (AffineExpr result : op.getMatchingIndexingMap(&operand).getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(result))
+        bounded.set(dim.getPosition());
+  }
+  return bounded.all();
+}
+
 struct ExtractIndexOperandsPass
     : ke::impl::KeExtractIndexOperandsBase<ExtractIndexOperandsPass> {
   void runOnOperation() override {
@@ -91,7 +108,7 @@ struct ExtractIndexOperandsPass
       for (OpOperand *input : op.getDpsInputOperands())
         if (isIndexOperand(op, input))
           inputs.push_back(input);
-      if (!inputs.empty())
+      if (!inputs.empty() && keepsEveryLoopBounded(op, inputs))
         extractInBody(rewriter, op, inputs);
     }
   }

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Transforms/TileAndVectorize.h"
 #include "ke/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -74,62 +75,63 @@ struct TileAndVectorizePass
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : ops)
-      tileAndVectorize(rewriter, op);
-  }
-
-  void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op) {
-    if (!op.hasPureTensorSemantics())
-      return;
-    // LLVM packs vectors of i1 into bits while memory holds one byte per i1:
-    // vector loads and stores of i1 would read the wrong bytes.
-    auto isBoolean = [](Value value) {
-      return getElementTypeOrSelf(value.getType()).isInteger(1);
-    };
-    if (llvm::any_of(op->getOperands(), isBoolean) ||
-        llvm::any_of(op->getResults(), isBoolean))
-      return;
-    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-    if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
-      return;
-    std::optional<unsigned> vectorLoop =
-        chooseVectorLoop(op, bounds, vectorWidth);
-    if (!vectorLoop)
-      return;
-
-    // Named contractions vectorize straight to vector.contract, which lowers
-    // to FMAs; but only for one element type and a non-scalar result (mixed
-    // types and 0-d accumulators do not lower or do not verify upstream).
-    Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
-    bool namedContraction =
-        cast<ShapedType>(op->getResult(0).getType()).getRank() > 0 &&
-        llvm::all_of(op->getOperands(), [&](Value operand) {
-          return getElementTypeOrSelf(operand.getType()) == elementType;
-        });
-    SmallVector<OpFoldResult> tileSizes;
-    for (unsigned loop = 0; loop < bounds.size(); ++loop)
-      tileSizes.push_back(rewriter.getIndexAttr(
-          loop == *vectorLoop ? static_cast<int64_t>(vectorWidth) : 1));
-    scf::SCFTilingOptions options;
-    options.setTileSizes(tileSizes);
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(tiled))
-      return;
-    rewriter.replaceOp(op, tiled->replacements);
-
-    for (Operation *tile : tiled->tiledOps) {
-      rewriter.setInsertionPoint(tile);
-      FailureOr<linalg::VectorizationResult> vectorized =
-          linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},
-                            /*inputScalableVecDims=*/{},
-                            /*vectorizeNDExtract=*/true,
-                            /*flatten1DDepthwiseConv=*/false,
-                            /*assumeDynamicDimsMatchVecSizes=*/false,
-                            /*createNamedContraction=*/namedContraction);
-      if (succeeded(vectorized))
-        rewriter.replaceOp(tile, vectorized->replacements);
-    }
+      ke::tileAndVectorizeOp(rewriter, op, vectorWidth);
   }
 };
 } // namespace
+
+void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
+                            int64_t vectorWidth) {
+  if (!op.hasPureTensorSemantics())
+    return;
+  // LLVM packs vectors of i1 into bits while memory holds one byte per i1:
+  // vector loads and stores of i1 would read the wrong bytes.
+  auto isBoolean = [](Value value) {
+    return getElementTypeOrSelf(value.getType()).isInteger(1);
+  };
+  if (llvm::any_of(op->getOperands(), isBoolean) ||
+      llvm::any_of(op->getResults(), isBoolean))
+    return;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
+    return;
+  std::optional<unsigned> vectorLoop =
+      chooseVectorLoop(op, bounds, vectorWidth);
+  if (!vectorLoop)
+    return;
+
+  // Named contractions vectorize straight to vector.contract, which lowers
+  // to FMAs; but only for one element type and a non-scalar result (mixed
+  // types and 0-d accumulators do not lower or do not verify upstream).
+  Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+  bool namedContraction =
+      cast<ShapedType>(op->getResult(0).getType()).getRank() > 0 &&
+      llvm::all_of(op->getOperands(), [&](Value operand) {
+        return getElementTypeOrSelf(operand.getType()) == elementType;
+      });
+  SmallVector<OpFoldResult> tileSizes;
+  for (unsigned loop = 0; loop < bounds.size(); ++loop)
+    tileSizes.push_back(rewriter.getIndexAttr(
+        loop == *vectorLoop ? static_cast<int64_t>(vectorWidth) : 1));
+  scf::SCFTilingOptions options;
+  options.setTileSizes(tileSizes);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return;
+  rewriter.replaceOp(op, tiled->replacements);
+
+  for (Operation *tile : tiled->tiledOps) {
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},
+                          /*inputScalableVecDims=*/{},
+                          /*vectorizeNDExtract=*/true,
+                          /*flatten1DDepthwiseConv=*/false,
+                          /*assumeDynamicDimsMatchVecSizes=*/false,
+                          /*createNamedContraction=*/namedContraction);
+    if (succeeded(vectorized))
+      rewriter.replaceOp(tile, vectorized->replacements);
+  }
+}

@@ -51,3 +51,28 @@ func.func @left_alone(%x: tensor<8x16xf32>, %bias: tensor<8xf32>, %ids: tensor<1
   } -> tensor<16xi32>
   return %biased, %remapped : tensor<8x16xf32>, tensor<16xi32>
 }
+
+// -----
+
+// Left alone: an embedding bag whose indices are the only operand indexing
+// the bag loop (d1); without them that loop would have no bound.
+#bag = affine_map<(d0, d1, d2) -> (d0, d1)>
+#out = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-LABEL: func.func @embedding_bag
+// CHECK:         linalg.generic {{.*}} ins(%arg1 : tensor<4x3xi64>)
+// CHECK-NOT:     linalg.index 1
+func.func @embedding_bag(%table: tensor<10x8xf32>, %indices: tensor<4x3xi64>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %out = linalg.generic {indexing_maps = [#bag, #out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%indices : tensor<4x3xi64>) outs(%init : tensor<4x8xf32>) {
+  ^bb0(%idx: i64, %acc: f32):
+    %r = arith.index_cast %idx : i64 to index
+    %c = linalg.index 2 : index
+    %v = tensor.extract %table[%r, %c] : tensor<10x8xf32>
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %out : tensor<4x8xf32>
+}

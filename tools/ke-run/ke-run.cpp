@@ -94,6 +94,12 @@ static cl::opt<unsigned> numSeeds("seeds", cl::init(2),
 static cl::opt<bool> emitJson("json",
                               cl::desc("Print one JSON line per kernel"),
                               cl::cat(runCategory));
+static cl::opt<std::string> reportPath(
+    "report",
+    cl::desc("Write each kernel's JSON line to this file too: a channel the "
+             "evaluated code does not write to, so a kernel that prints JSON "
+             "cannot forge its verdict (ke-evolve reads verdicts from it)"),
+    cl::value_desc("path"), cl::cat(runCategory));
 static cl::opt<bool> calibrateOnly(
     "calibrate",
     cl::desc("Measure this machine's peak GFLOP/s and GB/s, cache and print "
@@ -897,9 +903,25 @@ llvm::Error evaluate(KernelJob job, KernelReport &report, bool timeIt) {
   return llvm::Error::success();
 }
 
+/// The report file (--report), truncated when ke-run starts so no earlier
+/// verdict survives in it.
+llvm::raw_fd_ostream *getReportStream() {
+  static std::unique_ptr<llvm::raw_fd_ostream> stream;
+  if (!stream && !reportPath.empty()) {
+    std::error_code error;
+    stream = std::make_unique<llvm::raw_fd_ostream>(reportPath, error);
+    if (error) {
+      llvm::errs() << "ke-run: cannot write the report '" << reportPath
+                   << "': " << error.message() << "\n";
+      std::exit(2);
+    }
+  }
+  return stream.get();
+}
+
 void printReport(const KernelReport &report) {
   double medianNs = report.timing ? report.timing->medianNs : 0.0;
-  if (!emitJson) {
+  if (!emitJson && reportPath.empty()) {
     llvm::outs() << report.name << " [" << report.candidate << "] on "
                  << targetName << ": "
                  << (report.correct ? "correct" : "NOT correct");
@@ -1003,8 +1025,15 @@ void printReport(const KernelReport &report) {
                                      : llvm::json::Value(report.countersError);
     }
   }
-  llvm::outs() << llvm::json::Value(std::move(object)) << "\n";
-  llvm::outs().flush();
+  llvm::json::Value line(std::move(object));
+  if (llvm::raw_fd_ostream *stream = getReportStream()) {
+    *stream << line << "\n";
+    stream->flush();
+  }
+  if (emitJson) {
+    llvm::outs() << line << "\n";
+    llvm::outs().flush();
+  }
 }
 
 /// The function to evaluate for a ke.kernel: the named candidate, else the
@@ -1123,6 +1152,8 @@ int main(int argc, char **argv) {
   setenv("OMP_NUM_THREADS", std::to_string(threads).c_str(), /*overwrite=*/1);
   if (calibrateOnly)
     return runCalibration();
+  // Created (empty) before any kernel code runs.
+  getReportStream();
   if (inputFilename.empty()) {
     llvm::errs() << "ke-run: no input file (see --help)\n";
     return 2;

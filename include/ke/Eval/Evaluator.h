@@ -65,10 +65,13 @@ public:
   std::vector<EvaluationResult>
   evaluate(llvm::ArrayRef<EvaluationRequest> requests) override;
 
-  /// Interprets one ke-run run: its exit status, stdout and stderr.
+  /// Interprets one ke-run run: its exit status, its report file (the only
+  /// source of the verdict), its stderr and stdout (diagnostics only: the
+  /// evaluated code can print anything there).
   static EvaluationResult interpret(int exitCode, const std::string &waitError,
-                                    const std::string &output,
-                                    const std::string &errors);
+                                    const std::string &report,
+                                    const std::string &errors,
+                                    const std::string &output);
 
 private:
   SubprocessEvaluatorOptions options;

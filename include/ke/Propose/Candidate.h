@@ -18,6 +18,10 @@ struct BuiltCandidate {
   /// Why the proposal is not a valid candidate ("schedule: ...",
   /// "verify: ..."); empty when it is.
   std::string problem;
+  /// Ops of a schedule that did not apply to them and were given ke's default
+  /// schedule instead (see applySchedule); empty when the schedule applied
+  /// whole.
+  std::string fallbacks;
 };
 
 /// Builds the candidate of `proposal`: a schedule applied to a copy of

@@ -144,9 +144,13 @@ llvm::Error verifySchedule(const Schedule &schedule,
                            int64_t maxVectorElements = 1024);
 
 /// Applies `schedule` to `function` (canonicalized for scheduling) in place,
-/// through the transform interpreter.
-llvm::Error applySchedule(mlir::func::FuncOp function,
-                          const Schedule &schedule);
+/// through the transform interpreter. Ops whose entry does not apply fall back
+/// to ke's default schedule (and a failing `fuse` is dropped) while the rest
+/// of the schedule still applies; `fallbacks`, when given, says which and why
+/// (empty when the schedule applied whole). Fails when nothing is left to
+/// fall back on.
+llvm::Error applySchedule(mlir::func::FuncOp function, const Schedule &schedule,
+                          std::string *fallbacks = nullptr);
 
 /// The layout step of applySchedule, on ops tagged with `ke.op_id`: every
 /// input with a `tK=[perm]` knob is read through a linalg.transpose copy

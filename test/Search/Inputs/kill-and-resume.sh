@@ -15,7 +15,9 @@ wait "$pid" 2>/dev/null
 before=$(sqlite3 "$db" "select count(*) from nodes")
 ids_before=$(sqlite3 "$db" "select group_concat(id) from (select id from nodes order by id)")
 echo "killed with $before nodes; run status $(sqlite3 "$db" "select status from runs")"
-ke-opt "$input" --ke-evolve="budget=$((before + 2)) seed=5 db=$db resume=true min-time=0.01" -o /dev/null 2>/dev/null
+# The budget counts candidates; the floor (ke's default lowering) is not one.
+candidates=$(sqlite3 "$db" "select count(*) from nodes where proposer != 'default'")
+ke-opt "$input" --ke-evolve="budget=$((candidates + 2)) seed=5 db=$db resume=true min-time=0.01" -o /dev/null 2>/dev/null
 after=$(sqlite3 "$db" "select count(*) from nodes")
 echo "resumed to $after nodes in $(sqlite3 "$db" "select count(*) from runs") run(s); run status $(sqlite3 "$db" "select status from runs")"
 ids_after=$(sqlite3 "$db" "select group_concat(id) from (select id from nodes where id <= (select max(id) from nodes) - 2 order by id)")

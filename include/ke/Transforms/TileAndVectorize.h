@@ -1,0 +1,24 @@
+//===- TileAndVectorize.h - ke's default CPU schedule of one op -*- C++ -*-===//
+//
+// The default, search-free schedule of one linalg op: tile it down to one
+// vector of work along its best-suited loop and vectorize the tile. The
+// ke-tile-and-vectorize pass applies it to every op; the transform library
+// falls back to it for an op its own schedule cannot handle.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_TRANSFORMS_TILEANDVECTORIZE_H
+#define KE_TRANSFORMS_TILEANDVECTORIZE_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ke {
+/// Applies the default schedule to `op` in place. Ops it does not apply to
+/// (buffers, i1 operands, no loop divisible by `vectorWidth`) are left as
+/// they are; a tile that does not vectorize stays a scalar tile.
+void tileAndVectorizeOp(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
+                        int64_t vectorWidth);
+} // namespace ke
+
+#endif // KE_TRANSFORMS_TILEANDVECTORIZE_H
