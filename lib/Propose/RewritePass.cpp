@@ -188,11 +188,16 @@ LogicalResult RewritePass::rewriteKernel(KernelOp kernel,
   auto base = cast<func::FuncOp>(reference->clone());
   base.setSymName(name);
   baseModule->push_back(base);
-  if (llvm::Error error = propose::canonicalizeForScheduling(base)) {
+  std::string skipped;
+  if (llvm::Error error = propose::canonicalizeForScheduling(base, &skipped)) {
     kernel.emitError() << "ke-rewrite: '@" << name
                        << "': " << llvm::toString(std::move(error));
     return failure();
   }
+  if (!skipped.empty())
+    kernel.emitWarning() << "ke-rewrite: '@" << name
+                         << "': proposing without a preparation step: "
+                         << skipped;
   std::vector<propose::OpShape> shapes = propose::describeOps(base);
   std::string signature;
   {

@@ -331,20 +331,45 @@ Schedule::renderTransformScript(llvm::ArrayRef<OpShape> shapes) const {
   return text;
 }
 
-llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function) {
+llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
+                                                   std::string *skipped) {
   MLIRContext *context = function.getContext();
-  ke::DiagnosticCollector diagnostics(context);
-  PassManager pm(context, func::FuncOp::getOperationName());
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePassPipeline(
-          "ke-decompose-aggregates,convert-elementwise-to-linalg,"
-          "ke-extract-index-operands,canonicalize",
-          pm, errorStream)))
-    return llvm::createStringError("cannot build the pipeline: " + errors);
-  if (failed(pm.run(function)))
-    return llvm::createStringError("cannot prepare the payload: " +
-                                   diagnostics.str());
+  // One step at a time: a step that fails on this kernel is undone and
+  // skipped (and reported), so the kernel can still be searched without it.
+  static constexpr llvm::StringLiteral kSteps[] = {
+      "ke-decompose-aggregates", "convert-elementwise-to-linalg",
+      "ke-extract-index-operands", "canonicalize"};
+  std::string notes;
+  for (llvm::StringRef step : kSteps) {
+    ke::DiagnosticCollector diagnostics(context);
+    PassManager pm(context, func::FuncOp::getOperationName());
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    if (failed(parsePassPipeline(step, pm, errorStream)))
+      return llvm::createStringError("cannot build the pipeline: " + errors);
+    auto backup = cast<func::FuncOp>(function->clone());
+    bool stepFailed = failed(pm.run(function));
+    if (!stepFailed && failed(verify(function))) {
+      stepFailed = true;
+    }
+    if (stepFailed) {
+      function.getBody().dropAllReferences();
+      function.getBody().getBlocks().clear();
+      function.getBody().takeBody(backup.getBody());
+      if (!skipped) {
+        backup.erase();
+        return llvm::createStringError("cannot prepare the payload: " + step +
+                                       ": " + diagnostics.str());
+      }
+      notes += (step + " skipped: " +
+                llvm::StringRef(diagnostics.str()).trim().split('\n').first +
+                "; ")
+                   .str();
+    }
+    backup.erase();
+  }
+  if (skipped)
+    *skipped = llvm::StringRef(notes).rtrim("; ").str();
   return llvm::Error::success();
 }
 

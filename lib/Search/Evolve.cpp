@@ -141,6 +141,7 @@ struct KernelSummary {
   int evaluated = 0, correct = 0, failed = 0, incorrect = 0, duplicates = 0;
   std::string strategy = "(reference)";
   std::string stopReason;
+  std::string notes; ///< what the search had to do without
 };
 
 struct EvolvePass : ke::impl::KeEvolveBase<EvolvePass> {
@@ -422,6 +423,9 @@ void EvolvePass::runOnOperation() {
         s.strategy,
         s.defaultNs ? llvm::formatv("{0:f1}", *s.defaultNs / 1e3).str()
                     : std::string("-"));
+  for (const KernelSummary &s : summaries)
+    if (!s.notes.empty())
+      llvm::errs() << "note: " << s.name << ": " << s.notes << "\n";
   if (failedAny)
     signalPassFailure();
 }
@@ -452,8 +456,17 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   OwningOpRef<ModuleOp> baseModule = ModuleOp::create(kernel.getLoc());
   auto base = cast<func::FuncOp>(kernel->clone());
   baseModule->push_back(base);
-  if (llvm::Error error = propose::canonicalizeForScheduling(base))
+  // A preparation step that fails on this kernel is skipped: the search goes
+  // on without it and says so.
+  std::string skipped;
+  if (llvm::Error error = propose::canonicalizeForScheduling(base, &skipped))
     return fail(llvm::toString(std::move(error)));
+  if (!skipped.empty()) {
+    kernel.emitWarning() << "ke-evolve: '@" << name
+                         << "': searching without a preparation step: "
+                         << skipped;
+    summary.notes = "preparation: " + skipped;
+  }
   std::vector<propose::OpShape> shapes = propose::describeOps(base);
   std::string opKinds = propose::describeOpKinds(shapes);
   std::string signature;

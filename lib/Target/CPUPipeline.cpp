@@ -29,15 +29,17 @@ constexpr llvm::StringLiteral kBufferize =
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
 
 /// scf.forall (multi-threaded tiles of a schedule) becomes OpenMP; kernels
-/// without it are unaffected.
+/// without it are unaffected. n-D vector transfers are unrolled into 1-D
+/// ones: lowered through a buffer instead, each needs a stack temporary that
+/// lands inside the loop nest and overflows the stack over many iterations.
 constexpr llvm::StringLiteral kLoops =
     "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
-    "canonicalize),convert-vector-to-scf,scf-forall-to-parallel,"
+    "canonicalize),convert-vector-to-scf{full-unroll=true},scf-forall-to-parallel,"
     "convert-scf-to-openmp,";
 /// Without a thread runtime scf.forall runs sequentially.
 constexpr llvm::StringLiteral kSequentialLoops =
     "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
-    "canonicalize),convert-vector-to-scf,scf-forall-to-for,";
+    "canonicalize),convert-vector-to-scf{full-unroll=true},scf-forall-to-for,";
 
 /// Memrefs go to LLVM before scf to cf: the alloca scopes OpenMP loops
 /// bring must still have a single block when they are lowered.

@@ -13,6 +13,7 @@
 #include "ke/Eval/GPUBundleWriter.h"
 #include "ke/Eval/GPUCodeStats.h"
 #include "ke/Eval/HardwareCounters.h"
+#include "ke/Eval/IndexRange.h"
 #include "ke/Eval/Inputs.h"
 #include "ke/Eval/KernelSignature.h"
 #include "ke/Eval/PrepareForLowering.h"
@@ -248,7 +249,8 @@ static void installSignalHandlers() {
   struct sigaction action = {};
   action.sa_sigaction = onFatalSignal;
   action.sa_flags = SA_ONSTACK | SA_NODEFER | SA_SIGINFO;
-  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM})
+  // SIGABRT: a failed cf.assert (front ends emit them for index bounds).
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGALRM, SIGABRT})
     sigaction(signal, &action, nullptr);
 }
 
@@ -264,6 +266,9 @@ static std::string describeSignal(int signal) {
     return "crashed (SIGFPE)";
   case SIGILL:
     return "crashed (SIGILL)";
+  case SIGABRT:
+    return "aborted (SIGABRT: an assertion in the kernel failed, e.g. a "
+           "cf.assert on an index)";
   case SIGALRM:
     return llvm::formatv("timed out after {0} s", unsigned(timeoutSeconds));
   default:
@@ -405,6 +410,28 @@ llvm::Error profileRegions(KernelJob job, const ke::LowerCPUOptions &options,
   return llvm::Error::success();
 }
 
+/// "; argument #k (i64) has no ke.range ..." for every integer argument of
+/// `reference` with neither a ke.range nor an inferable one.
+std::string describeUnrangedIntegers(func::FuncOp reference) {
+  std::string text;
+  for (auto [index, type] :
+       llvm::enumerate(reference.getFunctionType().getInputs())) {
+    Type element = getElementTypeOrSelf(type);
+    if (!element.isInteger() || element.isInteger(1) ||
+        reference.getArgAttr(index, "ke.range") ||
+        inferIndexBound(reference, index))
+      continue;
+    std::string typeText;
+    llvm::raw_string_ostream os(typeText);
+    os << element;
+    text += llvm::formatv("; argument #{0} ({1}) has no ke.range: if it holds "
+                          "indices, give it ke.range = [lo, hi]",
+                          index, typeText)
+                .str();
+  }
+  return text;
+}
+
 /// The evaluated function's signature, checked against the reference's.
 llvm::Expected<KernelSignature> checkSignature(KernelJob job) {
   llvm::Expected<KernelSignature> signature = getKernelSignature(job.evaluated);
@@ -414,6 +441,8 @@ llvm::Expected<KernelSignature> checkSignature(KernelJob job) {
   if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
     return llvm::createStringError(
         "signature: the reference's function type differs from the kernel's");
+  // Index inputs without ke.range get the range the reference's use implies.
+  inferIndexRanges(job.reference, *signature);
   return signature;
 }
 
@@ -683,6 +712,7 @@ llvm::Error evaluateGPU(KernelJob job, KernelReport &report) {
           getKernelSignature(job.evaluated);
       if (!signature)
         return signature.takeError();
+      inferIndexRanges(job.reference, *signature);
       unsigned seeds = std::max(1u, numSeeds.getValue());
       // --profile: a second build with probes, whose kernels time
       // themselves on the device (ke-time-gpu-kernels).
@@ -1278,6 +1308,10 @@ int main(int argc, char **argv) {
       report.timing.reset();
       report.error = std::string(currentStage) + ": the kernel " +
                      describeSignal(caughtSignal);
+      // A reference that crashes on its own inputs most often read an index
+      // input out of range: say which inputs have no range.
+      if (llvm::StringRef(currentStage) == "run reference")
+        report.error += describeUnrangedIntegers(job.reference);
     }
     allCorrect &= report.correct;
     printReport(report);

@@ -131,7 +131,10 @@ bool canVectorize(const OpShape &shape);
 
 /// Prepares `function` for scheduling in place: aggregate ops decomposed and
 /// elementwise tensor ops turned into linalg, so every op is a linalg op.
-llvm::Error canonicalizeForScheduling(mlir::func::FuncOp function);
+/// With `skipped`, a step that fails is undone and left out instead, and
+/// `skipped` says which and why (empty when every step ran).
+llvm::Error canonicalizeForScheduling(mlir::func::FuncOp function,
+                                      std::string *skipped = nullptr);
 
 /// The linalg ops of a function canonicalized for scheduling.
 std::vector<OpShape> describeOps(mlir::func::FuncOp function);
