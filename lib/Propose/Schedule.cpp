@@ -28,6 +28,14 @@ using namespace ke::propose;
 namespace {
 constexpr llvm::StringLiteral kOpIdAttr = "ke.op_id";
 
+/// What front ends leave for a scheduler to clean up: chains of elementwise
+/// ops (fused into one op each, producers with one use only, so nothing is
+/// computed twice), results nobody reads (torch-mlir's max reduction also
+/// computes an argmax, which does not vectorize) and unit dimensions
+/// (keepdim reductions).
+constexpr llvm::StringLiteral kFrontEndCleanup =
+    "linalg-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize";
+
 std::string joinSizes(llvm::ArrayRef<int64_t> sizes) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -338,7 +346,7 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
   // skipped (and reported), so the kernel can still be searched without it.
   static constexpr llvm::StringLiteral kSteps[] = {
       "ke-decompose-aggregates", "convert-elementwise-to-linalg",
-      "ke-extract-index-operands", "canonicalize"};
+      kFrontEndCleanup, "ke-extract-index-operands", "canonicalize"};
   std::string notes;
   for (llvm::StringRef step : kSteps) {
     ke::DiagnosticCollector diagnostics(context);
@@ -395,7 +403,9 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
       if (auto dim = dyn_cast<AffineDimExpr>(map.getResults().back()))
         contiguous[dim.getPosition()] += type.getNumElements();
     }
-    Type elementType = getElementTypeOrSelf(op->getResult(0).getType());
+    Type elementType = op->getNumResults()
+                           ? getElementTypeOrSelf(op->getResult(0).getType())
+                           : Type();
     shape.numResults = op->getNumResults();
     auto loopsOf = [&](OpOperand *operand) {
       llvm::SmallVector<int64_t> loops;
@@ -605,12 +615,18 @@ llvm::Error tryOnCopy(func::FuncOp function, const Schedule &schedule,
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(function.getLoc());
   auto copy = cast<func::FuncOp>(function->clone());
   scratch->push_back(copy);
-  return runTransformScript(copy, schedule, shapes);
+  return applyTransformScript(copy, schedule.renderTransformScript(shapes));
 }
 
+/// The gist of a transform error: its first line, without the location.
 std::string firstLine(llvm::StringRef text) {
   llvm::StringRef line = text.trim().split('\n').first;
-  return line.size() > 160 ? (line.take_front(157) + "...").str() : line.str();
+  line.consume_front("the transform script does not apply: ");
+  if (line.starts_with("loc(")) {
+    if (size_t at = line.find("): "); at != llvm::StringRef::npos)
+      line = line.drop_front(at + 3);
+  }
+  return line.size() > 120 ? (line.take_front(117) + "...").str() : line.str();
 }
 } // namespace
 

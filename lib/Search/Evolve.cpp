@@ -44,6 +44,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <chrono>
+#include <cmath>
 
 namespace ke {
 #define GEN_PASS_DEF_KEEVOLVE
@@ -310,6 +311,40 @@ void EvolvePass::runOnOperation() {
                        << profile << "'";
     return signalPassFailure();
   }
+  // Every number is checked before anything is written, with its range.
+  auto outOfRange = [&](llvm::StringRef option, double value,
+                        llvm::StringRef range) {
+    module.emitError() << "ke-evolve: " << option << " must be " << range
+                       << ", found " << value;
+    signalPassFailure();
+  };
+  auto finiteAtLeast = [](double value, double least) {
+    return std::isfinite(value) && value >= least;
+  };
+  if (budget < 0)
+    return outOfRange("budget", budget, ">= 0 (0: no limit)");
+  if (!finiteAtLeast(timeLimit, 0))
+    return outOfRange("time-limit", timeLimit, ">= 0 seconds (0: no limit)");
+  if (stall < 0)
+    return outOfRange("stall", stall, ">= 0 (0: never stop for a stall)");
+  if (!finiteAtLeast(targetSpeedup, 0))
+    return outOfRange("target-speedup", targetSpeedup, ">= 0 (0: none)");
+  if (workers < 1)
+    return outOfRange("workers", workers, ">= 1");
+  if (threads < 1)
+    return outOfRange("threads", threads, ">= 1");
+  if (seeds < 1)
+    return outOfRange("seeds", seeds, ">= 1");
+  if (!finiteAtLeast(exploration, 0))
+    return outOfRange("exploration", exploration, "a finite number >= 0");
+  if (evalTimeout < 1)
+    return outOfRange("eval-timeout", evalTimeout, ">= 1 second");
+  if (memoryLimit != 0 && memoryLimit < 256)
+    return outOfRange("memory-limit", memoryLimit,
+                      "0 (no limit) or >= 256 MB (the JIT alone needs more "
+                      "than that)");
+  if (!finiteAtLeast(minTime, 0))
+    return outOfRange("min-time", minTime, ">= 0 seconds");
   if (proposer == "file" && proposals.empty()) {
     module.emitError() << "ke-evolve: proposer=file needs proposals=<file>";
     return signalPassFailure();

@@ -65,6 +65,7 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
   } else {
     text = llvm::formatv(
         "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg,"
+        "linalg-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize,"
         "ke-tile-and-vectorize{{vector-width={0}},canonicalize,cse),"
         "{1}{2}{3}",
         static_cast<int64_t>(options.vectorWidth), kBufferize, loops, kToLLVM);

@@ -82,7 +82,9 @@ struct TileAndVectorizePass
 
 void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                             int64_t vectorWidth) {
-  if (!op.hasPureTensorSemantics())
+  // Ops without results (side effects only, e.g. index checks left behind
+  // by elementwise fusion) have nothing to vectorize.
+  if (!op.hasPureTensorSemantics() || op->getNumResults() == 0)
     return;
   // LLVM packs vectors of i1 into bits while memory holds one byte per i1:
   // vector loads and stores of i1 would read the wrong bytes.

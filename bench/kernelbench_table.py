@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""The KernelBench table: ke's default lowering and ke-evolve's output per
+problem (both checked by ke-run against the reference), and, given PyTorch
+timings of the same problems (bench/kernelbench_torch.py), fast_p against
+PyTorch eager and torch.compile.
+
+fast_p (KernelBench's metric): the share of problems whose kernel is correct
+and more than p times faster than the baseline; fast_0 is the correctness
+rate."""
+import argparse
+import json
+import math
+import os
+
+
+def time_ms(report):
+    """The median time of a correct ke-run report, in ms, else None."""
+    if not report or not report.get("correct"):
+        return None
+    median = (report.get("time_ns") or {}).get("median")
+    return median / 1e6 if median else None
+
+
+def fast(ratios, p, total):
+    return sum(1 for r in ratios if r is not None and r > p) / total if total else 0.0
+
+
+def geomean(values):
+    values = [v for v in values if v]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("results")
+    parser.add_argument("--torch", help="JSONL from bench/kernelbench_torch.py")
+    args = parser.parse_args()
+    rows = [json.loads(line) for line in open(args.results) if line.strip()]
+    torch = {}
+    if args.torch and os.path.exists(args.torch):
+        for line in open(args.torch):
+            if line.strip():
+                entry = json.loads(line)
+                torch[os.path.realpath(entry["file"])] = entry
+
+    def fmt(value, spec=".3f"):
+        return "n/a" if value is None else format(value, spec)
+
+    print("| problem | default (ms) | ke-evolve (ms) | search vs default | eager (ms) | compile (ms) | ke vs eager | ke vs compile | note |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    vs_eager, vs_compile, vs_default = [], [], []
+    default_ok = best_ok = never_slower = 0
+    for row in rows:
+        default, best = time_ms(row["default"]), time_ms(row["best"])
+        default_ok += default is not None
+        best_ok += best is not None
+        # 5 % slack: both are single timings on a noisy machine.
+        never_slower += best is not None and (default is None or best <= default * 1.05)
+        entry = torch.get(os.path.realpath(row["file"]), {})
+        eager, compiled = entry.get("eager_ms"), entry.get("compile_ms")
+        ratio_eager = eager / best if eager and best else None
+        ratio_compile = compiled / best if compiled and best else None
+        ratio_default = default / best if default and best else None
+        vs_eager.append(ratio_eager)
+        vs_compile.append(ratio_compile)
+        vs_default.append(ratio_default)
+        note = ""
+        for key in ("default", "best"):
+            report = row[key]
+            if report is None:
+                note += f"{key}: no report; "
+            elif not report.get("correct"):
+                note += f"{key}: {str(report.get('error'))[:80]}; "
+        if row["evolve_status"] != 0:
+            note += f"ke-evolve exited {row['evolve_status']}; "
+        print(f"| {row['name']} | {fmt(default)} | {fmt(best)} | {fmt(ratio_default, '.2f')} | "
+              f"{fmt(eager)} | {fmt(compiled)} | {fmt(ratio_eager, '.2f')} | "
+              f"{fmt(ratio_compile, '.2f')} | {note.strip()} |")
+    n = len(rows)
+    print()
+    print(f"problems: {n}; correct with the default lowering (fast_0): {default_ok}/{n}; "
+          f"correct after ke-evolve: {best_ok}/{n}; search output not slower than the "
+          f"default (5 % slack): {never_slower}/{n}")
+    print(f"geomean of the search's speedup over the default lowering: {fmt(geomean(vs_default), '.2f')}x")
+    for label, ratios in (("PyTorch eager", vs_eager), ("torch.compile", vs_compile)):
+        if any(ratios):
+            print(f"vs {label}: fast_0 {fast(ratios, 0, n):.2f}, fast_1 {fast(ratios, 1, n):.2f}, "
+                  f"fast_2 {fast(ratios, 2, n):.2f}, geomean {fmt(geomean(ratios), '.2f')}x")
+        else:
+            print(f"vs {label}: no timings (run bench/kernelbench_torch.py)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""PyTorch eager (and torch.compile) on the KernelBench problems that ke holds
+as MLIR (../shared/kernelbench/levelN/*.mlir).
+
+    bench/kernelbench_torch.py --kernelbench-dir DIR --threads T [--compile]
+                               FILE.mlir...
+
+DIR holds KernelBench's problem sources as levelN/NAME.py (KernelBench's
+KernelBench/ folder, a clone's root, or what bench/fetch_kernelbench.sh
+extracts into build/bench/kernelbench-py). Each .mlir's header names its
+problem (`// KernelBench level1/95_CrossEntropyLoss`), its arguments
+(`// args: input0[1024, 4096], ...`: inputs, then parameters and buffers) and
+the module-level constants changed to make it small (`// shrunk: batch_size
+32768 -> 1024`). The problem is built as it was converted: those constants
+rewritten, torch.manual_seed(0), Model(*get_init_inputs()), get_inputs(),
+train mode (BatchNorm on batch statistics) with Dropout as the identity. The
+shapes are checked against the header, then model(*inputs) is timed under
+torch.no_grad(): warm-up, then the median of at least --min-runs runs filling
+--min-seconds.
+
+Prints one JSON line per file:
+  {"file", "problem", "eager_ms", "compile_ms", "error", "threads", "torch"}
+eager_ms / compile_ms are null where not measured (compile_ms without
+--compile, or where torch.compile failed); error says why, else null.
+Each problem runs in a child process with a time limit, so one that crashes
+or hangs never stops the others.
+"""
+import argparse
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import types
+
+# The header's element types, as torch dtypes' names (torch is imported only
+# in the child that measures).
+MLIR_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16",
+               "i64": "int64", "i32": "int32", "i16": "int16", "i8": "int8", "i1": "bool"}
+
+
+def parse_header(path):
+    """The problem, the argument shapes (and element types from the func
+    signature) and the shrink of one converted .mlir file."""
+    problem, args, shrunk, types_ = None, None, {}, []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("// KernelBench "):
+                problem = line.split()[2]
+            elif line.startswith("// args:"):
+                # `name[d0, d1]`; a 0-d argument is `name[]`.
+                args = [(name, [int(d) for d in dims.replace(",", " ").split()])
+                        for name, dims in re.findall(r"([\w.]+)\[([\d,\s]*)\]", line)]
+            elif line.startswith("// shrunk:"):
+                for name, old, new in re.findall(r"(\w+) ([^,]+?) -> ([^,\n]+)", line[10:]):
+                    shrunk[name] = (ast.literal_eval(old.strip()), ast.literal_eval(new.strip()))
+            elif line.lstrip().startswith("func.func"):
+                # The signature's argument types, `tensor<1024x4096xf32>`, in order.
+                signature = line[:line.find(")")]
+                types_ = [m.rsplit("x", 1)[-1] for m in re.findall(r"tensor<([^>]*)>", signature)]
+                break
+    if problem is None or args is None:
+        raise ValueError("no '// KernelBench levelN/NAME' or '// args:' header")
+    dtypes = [MLIR_DTYPES.get(t) for t in types_] if len(types_) == len(args) else [None] * len(args)
+    return problem, [(name, shape, dtype) for (name, shape), dtype in zip(args, dtypes)], shrunk
+
+
+def find_source(kernelbench_dir, problem):
+    """levelN/NAME.py under DIR or under DIR/KernelBench (a clone's root)."""
+    for base in (kernelbench_dir, os.path.join(kernelbench_dir, "KernelBench")):
+        path = os.path.join(base, problem + ".py")
+        if os.path.isfile(path):
+            return path
+    raise FileNotFoundError(f"{problem}.py is not under {kernelbench_dir}")
+
+
+def constant_value(node):
+    """The value of a constant expression (`16384 * 4`, `(32, 64)`), else its
+    source text."""
+    allowed = (ast.Expression, ast.Constant, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp,
+               ast.operator, ast.unaryop, ast.Load)
+    expression = ast.Expression(node)
+    if all(isinstance(n, allowed) for n in ast.walk(expression)):
+        try:
+            return eval(compile(expression, "<constant>", "eval"), {"__builtins__": {}})
+        except Exception:
+            pass
+    return ast.unparse(node)
+
+
+def shrink_assignment(node, shrunk, notes, path):
+    """Rewrites the shrunk names' values in one module-level assignment and
+    returns the names it set. A chained `height = width = 128` shares one
+    value, so shrinking `height` shrinks `width` too (as the converter did);
+    `depth, height, width = 16, 32, 32` is rewritten element by element."""
+    done = set()
+
+    def replace(name, value_node):
+        old, new = shrunk[name]
+        original = constant_value(value_node)
+        if original != old:
+            notes.append(f"{name} is {original} in {os.path.basename(path)}, header says {old}")
+        done.add(name)
+        return ast.copy_location(ast.Constant(new), value_node)
+
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    for target in targets:
+        if isinstance(target, ast.Name) and target.id in shrunk and target.id not in done:
+            node.value = replace(target.id, node.value)
+        elif (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
+              and len(target.elts) == len(node.value.elts)):
+            for i, element in enumerate(target.elts):
+                if isinstance(element, ast.Name) and element.id in shrunk:
+                    node.value.elts[i] = replace(element.id, node.value.elts[i])
+    return done
+
+
+def load_problem(path, shrunk):
+    """Executes a KernelBench problem file as a module with the shrunk
+    constants rewritten in its source, so that module-level values derived
+    from them (`input_shape = (num_classes,)`) follow. Returns the module and
+    notes on constants whose original value differs from the header's."""
+    with open(path) as f:
+        tree = ast.parse(f.read(), filename=path)
+    notes, rewritten = [], set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) or (isinstance(node, ast.AnnAssign) and node.value):
+            rewritten |= shrink_assignment(node, shrunk, notes, path)
+    module = types.ModuleType("kernelbench_" + re.sub(r"\W", "_", os.path.basename(path)[:-3]))
+    module.__file__ = path
+    sys.modules[module.__name__] = module
+    exec(compile(ast.fix_missing_locations(tree), path, "exec"), module.__dict__)
+    # A constant set some other way is set afterwards: get_inputs() and
+    # get_init_inputs() read globals when called.
+    for name in sorted(set(shrunk) - rewritten):
+        notes.append(f"{name} is not a plain module-level assignment; set after loading")
+        setattr(module, name, shrunk[name][1])
+    return module, notes
+
+
+def timed_ms(fn, min_seconds, min_runs, warmup=2):
+    """Median wall time of fn() in ms after warm-up calls."""
+    for _ in range(warmup):
+        fn()
+    samples, total = [], 0.0
+    while len(samples) < min_runs or total < min_seconds:
+        start = time.perf_counter()
+        fn()
+        elapsed = time.perf_counter() - start
+        samples.append(elapsed)
+        total += elapsed
+    samples.sort()
+    return samples[len(samples) // 2] * 1e3
+
+
+def check_shapes(torch, args, inputs, model):
+    """Mismatches between the built problem and the header's arguments: the
+    tensor inputs in order (input0, input1, ...; the converter folded
+    non-tensor inputs such as a Python float into the IR), then the
+    parameters and buffers by name."""
+    problems = []
+    tensors = [value for value in inputs if isinstance(value, torch.Tensor)]
+    state = dict(model.named_parameters())
+    state.update(model.named_buffers())
+    n_inputs = sum(1 for name, _, _ in args if re.fullmatch(r"input\d+", name))
+    if n_inputs != len(tensors):
+        problems.append(f"get_inputs() gives {len(tensors)} tensors, header has {n_inputs} inputs")
+    for name, shape, dtype in args:
+        match = re.fullmatch(r"input(\d+)", name)
+        if match:
+            index = int(match.group(1))
+            value = tensors[index] if index < len(tensors) else None
+        else:
+            value = state.get(name)
+        if value is None:
+            problems.append(f"{name}: header says {shape}, problem has none")
+        elif list(value.shape) != shape:
+            problems.append(f"{name}: header says {shape}, problem has {list(value.shape)}")
+        elif dtype and str(value.dtype) != "torch." + dtype:
+            problems.append(f"{name}: header says {dtype}, problem has {value.dtype}")
+    return problems
+
+
+def describe(error):
+    """An exception in one line: its type and its message's first line."""
+    lines = str(error).strip().splitlines()
+    return type(error).__name__ + (": " + lines[0][:300] if lines else "")
+
+
+def measure(args, row):
+    """The child's work for one .mlir; prints the row after each stage, so the
+    parent keeps the eager timing if torch.compile then crashes or hangs."""
+    import torch
+
+    def emit():
+        print(json.dumps(row), flush=True)
+
+    row["torch"] = torch.__version__
+    torch.set_num_threads(args.threads)
+    problem, header_args, shrunk = parse_header(row["file"])
+    row["problem"] = problem
+    module, notes = load_problem(find_source(args.kernelbench_dir, problem), shrunk)
+    if notes:
+        row["note"] = "; ".join(notes)
+    # The conversion recipe, in its order, so that random values (labels,
+    # masks) are the converter's.
+    torch.manual_seed(0)
+    model = module.Model(*module.get_init_inputs())
+    inputs = module.get_inputs()
+    # Train mode as KernelBench runs it (nn.Module's default), but Dropout as
+    # the identity, as in the converted MLIR.
+    model.train()
+    for sub in model.modules():
+        if isinstance(sub, torch.nn.modules.dropout._DropoutNd):
+            sub.eval()
+    mismatches = check_shapes(torch, header_args, inputs, model)
+    if mismatches:
+        row["error"] = "shape mismatch: " + "; ".join(mismatches)
+        emit()
+        return
+    if args.check_only:
+        emit()
+        return
+    with torch.no_grad():
+        row["eager_ms"] = timed_ms(lambda: model(*inputs), args.min_seconds, args.min_runs)
+        emit()
+        if args.compile:
+            try:
+                compiled = torch.compile(model)
+                # The first call compiles; the warm-up of timed_ms is after it.
+                compiled(*inputs)
+                row["compile_ms"] = timed_ms(lambda: compiled(*inputs), args.min_seconds, args.min_runs)
+            except Exception as e:  # inductor without a C++ compiler, an op it lacks, ...
+                row["error"] = "torch.compile: " + describe(e)
+            emit()
+
+
+def run_child(args, path):
+    """Runs one file in a child process; returns its last row, with the reason
+    added where the child failed before finishing."""
+    row = {"file": path, "problem": None, "eager_ms": None, "compile_ms": None,
+           "error": None, "threads": args.threads}
+    command = [sys.executable, os.path.abspath(__file__), "--child",
+               "--kernelbench-dir", args.kernelbench_dir, "--threads", str(args.threads),
+               "--min-seconds", str(args.min_seconds), "--min-runs", str(args.min_runs), path]
+    if args.compile:
+        command.append("--compile")
+    if args.check_only:
+        command.append("--check-only")
+    try:
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, timeout=args.timeout)
+        stdout, stderr, status = done.stdout, done.stderr, done.returncode
+    except subprocess.TimeoutExpired as e:
+        stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        stderr, status = "", None
+    for line in stdout.splitlines():
+        if line.startswith("{"):
+            try:
+                row.update(json.loads(line))
+            except ValueError:
+                pass
+    if status is None:
+        stage = "torch.compile" if row["eager_ms"] is not None else "eager"
+        row["error"] = row["error"] or f"{stage}: timed out after {args.timeout} s"
+    elif status != 0 and not row["error"]:
+        last = [l for l in stderr.strip().splitlines() if l.strip()]
+        reason = last[-1][:300] if last else ""
+        how = f"killed by signal {-status}" if status < 0 else f"exited {status}"
+        stage = "torch.compile" if row["eager_ms"] is not None else "setup/eager"
+        row["error"] = f"{stage}: {how}" + (f": {reason}" if reason else "")
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="+", metavar="FILE.mlir")
+    parser.add_argument("--kernelbench-dir", required=True,
+                        help="KernelBench's problem sources as levelN/NAME.py")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--compile", action="store_true", help="also time torch.compile")
+    parser.add_argument("--min-seconds", type=float, default=0.5)
+    parser.add_argument("--min-runs", type=int, default=5)
+    parser.add_argument("--timeout", type=float, default=900,
+                        help="seconds for one problem, compilation included")
+    parser.add_argument("--check-only", action="store_true",
+                        help="build each problem and check its shapes, time nothing")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        row = {"file": args.files[0], "problem": None, "eager_ms": None, "compile_ms": None,
+               "error": None, "threads": args.threads}
+        try:
+            measure(args, row)
+        except Exception as e:
+            row["error"] = describe(e)
+            print(json.dumps(row), flush=True)
+        return
+    for path in args.files:
+        print(json.dumps(run_child(args, path)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
