@@ -2,7 +2,7 @@
 """PyTorch eager (and torch.compile) on the KernelBench problems that ke holds
 as MLIR (../shared/kernelbench/levelN/*.mlir).
 
-    bench/kernelbench_torch.py --kernelbench-dir DIR --threads T [--compile]
+    bench/kernelbench_torch.py [--kernelbench-dir DIR] --threads T [--compile]
                                FILE.mlir...
 
 DIR holds KernelBench's problem sources as levelN/NAME.py (KernelBench's
@@ -27,13 +27,18 @@ or hangs never stops the others.
 """
 import argparse
 import ast
+import importlib.util
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
 import types
+
+DEFAULT_SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
+                               "bench", "kernelbench-py")
 
 # The header's element types, as torch dtypes' names (torch is imported only
 # in the child that measures).
@@ -210,7 +215,8 @@ def measure(args, row):
     model = module.Model(*module.get_init_inputs())
     inputs = module.get_inputs()
     # Train mode as KernelBench runs it (nn.Module's default), but Dropout as
-    # the identity, as in the converted MLIR.
+    # the identity, as in the converted MLIR. (BatchNorm still updates its
+    # running statistics, as in KernelBench's own timing; the MLIR does not.)
     model.train()
     for sub in model.modules():
         if isinstance(sub, torch.nn.modules.dropout._DropoutNd):
@@ -242,6 +248,10 @@ def run_child(args, path):
     added where the child failed before finishing."""
     row = {"file": path, "problem": None, "eager_ms": None, "compile_ms": None,
            "error": None, "threads": args.threads}
+    try:  # named even if the child dies before it says anything
+        row["problem"] = parse_header(path)[0]
+    except Exception:
+        pass
     command = [sys.executable, os.path.abspath(__file__), "--child",
                "--kernelbench-dir", args.kernelbench_dir, "--threads", str(args.threads),
                "--min-seconds", str(args.min_seconds), "--min-runs", str(args.min_runs), path]
@@ -249,13 +259,17 @@ def run_child(args, path):
         command.append("--compile")
     if args.check_only:
         command.append("--check-only")
+    # A session of its own, so that a timeout also ends inductor's compile
+    # workers.
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True)
     try:
-        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, timeout=args.timeout)
-        stdout, stderr, status = done.stdout, done.stderr, done.returncode
-    except subprocess.TimeoutExpired as e:
-        stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
-        stderr, status = "", None
+        stdout, stderr = child.communicate(timeout=args.timeout)
+        status = child.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)
+        stdout, stderr = child.communicate()
+        status = None
     for line in stdout.splitlines():
         if line.startswith("{"):
             try:
@@ -277,8 +291,9 @@ def run_child(args, path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", metavar="FILE.mlir")
-    parser.add_argument("--kernelbench-dir", required=True,
-                        help="KernelBench's problem sources as levelN/NAME.py")
+    parser.add_argument("--kernelbench-dir", default=DEFAULT_SOURCES,
+                        help="KernelBench's problem sources as levelN/NAME.py "
+                             "(default: build/bench/kernelbench-py)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--compile", action="store_true", help="also time torch.compile")
     parser.add_argument("--min-seconds", type=float, default=0.5)
@@ -298,6 +313,13 @@ def main():
             row["error"] = describe(e)
             print(json.dumps(row), flush=True)
         return
+    if not os.path.isdir(args.kernelbench_dir):
+        parser.error(f"{args.kernelbench_dir} is not a folder "
+                     "(bench/fetch_kernelbench.sh makes build/bench/kernelbench-py)")
+    # Said once here rather than once per problem by every child.
+    if importlib.util.find_spec("torch") is None:
+        sys.exit(f"bench/kernelbench_torch.py: {sys.executable} has no torch "
+                 "(bench/.venv/bin/pip install torch)")
     for path in args.files:
         print(json.dumps(run_child(args, path)), flush=True)
 

@@ -62,7 +62,19 @@ llvm::Expected<llvm::SmallVector<int64_t>> parseSizes(llvm::StringRef text) {
 } // namespace
 
 bool ke::propose::isDecomposedConvolution(const OpShape &shape) {
-  return shape.name == "linalg.conv_2d_nhwc_hwcf";
+  return !getDecomposedWindowLoops(shape).empty();
+}
+
+llvm::SmallVector<unsigned>
+ke::propose::getDecomposedWindowLoops(const OpShape &shape) {
+  // The loops (oh, kh) whose register tiles must be 1 for upstream's 1-D
+  // decomposition: nhwc_hwcf is (n, oh, ow, f, kh, kw, c), nchw_fchw (as
+  // PyTorch front ends write convolutions) is (n, f, oh, ow, c, kh, kw).
+  if (shape.name == "linalg.conv_2d_nhwc_hwcf")
+    return {1, 4};
+  if (shape.name == "linalg.conv_2d_nchw_fchw")
+    return {2, 5};
+  return {};
 }
 
 bool ke::propose::canVectorize(const OpShape &shape) {
@@ -580,13 +592,14 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
       return llvm::createStringError(
           llvm::formatv("op #{0}: {1} cannot be vectorized by the library",
                         index, shape.name));
-    if (op.vectorize && isDecomposedConvolution(shape) &&
-        (op.registerTiles.size() != 7 || op.registerTiles[1] != 1 ||
-         op.registerTiles[4] != 1))
+    if (llvm::SmallVector<unsigned> window = getDecomposedWindowLoops(shape);
+        op.vectorize && !window.empty() &&
+        (op.registerTiles.size() != 7 || op.registerTiles[window[0]] != 1 ||
+         op.registerTiles[window[1]] != 1))
       return llvm::createStringError(llvm::formatv(
-          "op #{0}: a vectorized {1} needs register tiles of 1 on oh (loop 1) "
-          "and kh (loop 4)",
-          index, shape.name));
+          "op #{0}: a vectorized {1} needs register tiles of 1 on oh (loop "
+          "{2}) and kh (loop {3})",
+          index, shape.name, window[0], window[1]));
     if (op.vectorize && vectorElements > maxVectorElements)
       return llvm::createStringError(llvm::formatv(
           "op #{0}: a register tile of {1} elements is too large to vectorize",

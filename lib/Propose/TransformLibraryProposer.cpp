@@ -265,7 +265,7 @@ TransformLibraryProposer::makeRandomOpSchedule(const OpShape &shape) {
     if (registerChoices.empty())
       registerChoices.push_back(1);
     int64_t reg = pick(registerChoices, generator);
-    if (isDecomposedConvolution(shape) && (loop == 1 || loop == 4))
+    if (llvm::is_contained(getDecomposedWindowLoops(shape), loop))
       reg = 1; // oh and kh: what the 1-D decomposition needs
     op.registerTiles[loop] = reg;
 

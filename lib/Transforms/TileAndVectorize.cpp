@@ -60,6 +60,30 @@ chooseVectorLoop(linalg::LinalgOp op, ArrayRef<int64_t> bounds, int64_t width) {
   return best;
 }
 
+/// `op` as a 1-D convolution when it is a 2-D one with unit oh and kh
+/// extents (upstream's decomposition), else `op` itself.
+Operation *decomposeConvolution(RewriterBase &rewriter, Operation *op) {
+  PatternRewriter patternRewriter(op->getContext());
+  patternRewriter.setInsertionPoint(op);
+  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op)) {
+    linalg::DownscaleSizeOneWindowed2DConvolution<linalg::Conv2DNchwFchwOp,
+                                                  linalg::Conv1DNcwFcwOp>
+        pattern(op->getContext());
+    FailureOr<linalg::Conv1DNcwFcwOp> lowered =
+        pattern.returningMatchAndRewrite(conv, patternRewriter);
+    return succeeded(lowered) ? lowered->getOperation() : op;
+  }
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
+    linalg::DownscaleSizeOneWindowed2DConvolution<linalg::Conv2DNhwcHwcfOp,
+                                                  linalg::Conv1DNwcWcfOp>
+        pattern(op->getContext());
+    FailureOr<linalg::Conv1DNwcWcfOp> lowered =
+        pattern.returningMatchAndRewrite(conv, patternRewriter);
+    return succeeded(lowered) ? lowered->getOperation() : op;
+  }
+  return op;
+}
+
 struct TileAndVectorizePass
     : ke::impl::KeTileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
@@ -125,6 +149,9 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.replaceOp(op, tiled->replacements);
 
   for (Operation *tile : tiled->tiledOps) {
+    // A 2-D convolution tile (oh and kh are 1 here) vectorizes as the 1-D
+    // convolution it decomposes to; the 2-D op itself does not vectorize.
+    tile = decomposeConvolution(rewriter, tile);
     rewriter.setInsertionPoint(tile);
     FailureOr<linalg::VectorizationResult> vectorized =
         linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},

@@ -126,6 +126,9 @@ struct OpShape {
 
 /// A 2-D convolution the library vectorizes through its 1-D decomposition.
 bool isDecomposedConvolution(const OpShape &shape);
+/// The window loops of such a convolution (its oh and kh) that the
+/// decomposition needs register tiles of 1 on; empty for other ops.
+llvm::SmallVector<unsigned> getDecomposedWindowLoops(const OpShape &shape);
 /// Whether the library knows how to vectorize this op at all.
 bool canVectorize(const OpShape &shape);
 
