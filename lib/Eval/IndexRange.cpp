@@ -67,10 +67,9 @@ llvm::SmallVector<unsigned>
 ke::eval::inferIndexRanges(func::FuncOp reference, KernelSignature &signature) {
   llvm::SmallVector<unsigned> inferred;
   for (auto [index, spec] : llvm::enumerate(signature.arguments)) {
-    bool integer = spec.kind == ElementKind::I8 ||
-                   spec.kind == ElementKind::I16 ||
-                   spec.kind == ElementKind::I32 ||
-                   spec.kind == ElementKind::I64;
+    bool integer =
+        spec.kind == ElementKind::I8 || spec.kind == ElementKind::I16 ||
+        spec.kind == ElementKind::I32 || spec.kind == ElementKind::I64;
     if (!integer || spec.range || index >= reference.getNumArguments())
       continue;
     if (std::optional<int64_t> bound = inferIndexBound(reference, index)) {

@@ -5,6 +5,7 @@
 
 #include "ke/Support/DiagnosticCollector.h"
 
+#include "ke/Transforms/FrontEndCleanup.h"
 #include "ke/Transforms/Passes.h"
 #include "ke/Transforms/TileAndVectorize.h"
 
@@ -27,14 +28,6 @@ using namespace ke::propose;
 
 namespace {
 constexpr llvm::StringLiteral kOpIdAttr = "ke.op_id";
-
-/// What front ends leave for a scheduler to clean up: chains of elementwise
-/// ops (fused into one op each, producers with one use only, so nothing is
-/// computed twice), results nobody reads (torch-mlir's max reduction also
-/// computes an argmax, which does not vectorize) and unit dimensions
-/// (keepdim reductions).
-constexpr llvm::StringLiteral kFrontEndCleanup =
-    "linalg-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize";
 
 std::string joinSizes(llvm::ArrayRef<int64_t> sizes) {
   std::string text;
@@ -358,7 +351,8 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
   // skipped (and reported), so the kernel can still be searched without it.
   static constexpr llvm::StringLiteral kSteps[] = {
       "ke-decompose-aggregates", "convert-elementwise-to-linalg",
-      kFrontEndCleanup, "ke-extract-index-operands", "canonicalize"};
+      ke::kFrontEndCleanupPipeline, "ke-extract-index-operands",
+      "canonicalize"};
   std::string notes;
   for (llvm::StringRef step : kSteps) {
     ke::DiagnosticCollector diagnostics(context);
@@ -368,11 +362,7 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
     if (failed(parsePassPipeline(step, pm, errorStream)))
       return llvm::createStringError("cannot build the pipeline: " + errors);
     auto backup = cast<func::FuncOp>(function->clone());
-    bool stepFailed = failed(pm.run(function));
-    if (!stepFailed && failed(verify(function))) {
-      stepFailed = true;
-    }
-    if (stepFailed) {
+    if (failed(pm.run(function)) || failed(verify(function))) {
       function.getBody().dropAllReferences();
       function.getBody().getBlocks().clear();
       function.getBody().takeBody(backup.getBody());

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Target/CPUPipeline.h"
+#include "ke/Transforms/FrontEndCleanup.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -64,11 +65,11 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
     text = (kBufferize + loops + kToLLVM).str();
   } else {
     text = llvm::formatv(
-        "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg,"
-        "linalg-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize,"
-        "ke-tile-and-vectorize{{vector-width={0}},canonicalize,cse),"
-        "{1}{2}{3}",
-        static_cast<int64_t>(options.vectorWidth), kBufferize, loops, kToLLVM);
+        "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg,{0},"
+        "ke-tile-and-vectorize{{vector-width={1}},canonicalize,cse),"
+        "{2}{3}{4}",
+        kFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
+        kBufferize, loops, kToLLVM);
   }
   return parsePassPipeline(text, pm, errors);
 }

@@ -1,0 +1,24 @@
+//===- FrontEndCleanup.h - front-end IR before scheduling ---*- C++ -*-===//
+//
+// Front ends (torch-mlir) write one linalg.generic per PyTorch op, keep the
+// unit dimensions of keepdim reductions, and compute an argmax beside every
+// max reduction (a second result nobody reads, which does not vectorize).
+// Both ke's default lowering and the search's payload clean that up first,
+// with the same upstream passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_TRANSFORMS_FRONTENDCLEANUP_H
+#define KE_TRANSFORMS_FRONTENDCLEANUP_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace ke {
+/// Pass-pipeline text on func.func: elementwise fusion (producers with one
+/// use only, so nothing is computed twice; it also drops unused results),
+/// unit-dimension folding, canonicalization.
+inline constexpr llvm::StringLiteral kFrontEndCleanupPipeline =
+    "linalg-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize";
+} // namespace ke
+
+#endif // KE_TRANSFORMS_FRONTENDCLEANUP_H
