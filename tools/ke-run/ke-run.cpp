@@ -52,6 +52,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <chrono>
+#include <cmath>
 #include <csetjmp>
 #include <csignal>
 #include <cstring>
@@ -305,6 +306,7 @@ struct KernelReport {
   std::string countersError;
   std::string profileError;               ///< why --profile has no regions
   std::string timeSource = "measured";    ///< how time_ns was obtained
+  std::vector<std::string> referenceWarnings; ///< e.g. NaN in its results
   std::optional<bool> compiled, runnable; ///< GPU targets
   std::string notRunnable;                ///< why it could not run
   std::optional<llvm::json::Value> gpuCode;
@@ -430,6 +432,25 @@ std::string describeUnrangedIntegers(func::FuncOp reference) {
                 .str();
   }
   return text;
+}
+
+/// A reference whose results hold NaN or Inf still "matches" a candidate
+/// with the same non-finite positions; say so instead of staying silent.
+void noteNonFiniteReference(llvm::ArrayRef<HostTensor> expected,
+                            uint64_t inputSeed, KernelReport &report) {
+  for (auto [index, tensor] : llvm::enumerate(expected)) {
+    if (!isFloatKind(tensor.getSpec().kind))
+      continue;
+    int64_t nonFinite = 0;
+    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
+      nonFinite += !std::isfinite(tensor.getAsDouble(i));
+    if (nonFinite)
+      report.referenceWarnings.push_back(
+          llvm::formatv("result #{0} of the reference holds {1} NaN or Inf "
+                        "values of {2} with seed {3}",
+                        index, nonFinite, tensor.getNumElements(), inputSeed)
+              .str());
+  }
 }
 
 /// The evaluated function's signature, checked against the reference's.
@@ -877,6 +898,7 @@ llvm::Error evaluate(KernelJob job, KernelReport &report, bool timeIt) {
       if (!cacheKey.empty())
         saveCachedOutputs(cacheKey, inputSeed, expected);
     }
+    noteNonFiniteReference(expected, inputSeed, report);
     currentStage = "run";
     if (llvm::Error error = (*candidate)->run(inputs, &actual))
       return error;
@@ -998,6 +1020,12 @@ void printReport(const KernelReport &report) {
                                           ? llvm::json::Value(nullptr)
                                           : llvm::json::Value(report.error)}};
   object["time_source"] = report.timeSource;
+  if (!report.referenceWarnings.empty()) {
+    llvm::json::Array warnings;
+    for (const std::string &warning : report.referenceWarnings)
+      warnings.push_back(warning);
+    object["reference_warnings"] = std::move(warnings);
+  }
   if (report.compiled)
     object["compiled"] = *report.compiled;
   if (report.runnable) {
