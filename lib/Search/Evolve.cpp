@@ -545,11 +545,17 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       profile == "on" || (profile == "auto" && llmSession != nullptr);
   eval::SubprocessEvaluator evaluator(evaluatorOptions);
 
-  // The naive reference's time is the baseline of every speedup.
+  // The naive reference's time is the baseline of every speedup. Plain loops
+  // of a big kernel take seconds a call (a 1024^3 matmul with a transposed
+  // operand: ~10 s), so it gets ten times a candidate's time limit.
   if (!record.naiveTimeNs) {
     eval::EvaluationRequest request{referencePath, referencePath, name,
                                     /*naive=*/true};
-    eval::EvaluationResult result = evaluator.evaluate(request).front();
+    eval::SubprocessEvaluatorOptions referenceOptions = evaluatorOptions;
+    referenceOptions.timeoutSeconds = 10 * evaluatorOptions.timeoutSeconds;
+    eval::SubprocessEvaluator referenceEvaluator(referenceOptions);
+    eval::EvaluationResult result =
+        referenceEvaluator.evaluate(request).front();
     if (result.status != "correct" || !result.timeNs)
       return fail("the reference cannot be evaluated: " + result.error);
     record.naiveTimeNs = result.timeNs;
