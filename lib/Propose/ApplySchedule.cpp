@@ -49,8 +49,12 @@ struct ApplySchedulePass : ke::impl::KeApplyScheduleBase<ApplySchedulePass> {
     if (printScript)
       llvm::errs() << parsed->renderTransformScript(
           ke::propose::describeOps(function));
-    if (llvm::Error error = ke::propose::applySchedule(function, *parsed))
+    std::string fallbacks;
+    if (llvm::Error error =
+            ke::propose::applySchedule(function, *parsed, &fallbacks))
       return fail(std::move(error));
+    if (!fallbacks.empty())
+      function.emitWarning() << "ke-apply-schedule: " << fallbacks;
   }
 };
 } // namespace

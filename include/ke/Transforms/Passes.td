@@ -74,8 +74,10 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
   let summary = "Search for a faster verified implementation of each kernel";
   let description = [{
     A tree search over candidates for every `func.func` tagged `ke.kernel`.
-    The reference is evaluated first (naive loops: the speedup baseline).
-    Then, until a termination rule fires, the node with the highest UCB
+    The reference is evaluated first (naive loops: the speedup baseline,
+    with ten times `eval-timeout`). On CPU targets ke's default lowering is
+    measured too (the floor: a node of proposer `default`, outside the tree
+    and the budget). Then, until a termination rule fires, the node with the highest UCB
     score (mean speedup of its subtree, normalized by the best speedup, plus
     `exploration` times the usual bonus) is expanded: the proposer turns it
     into `workers` children, each built by a memory operator (`inherit` the
@@ -87,7 +89,8 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     is committed to the database (`db`) before the next expansion, so a
     killed search loses nothing and `resume=true` continues it.
 
-    The best verified candidate replaces the kernel's body, keeping its name,
+    The best verified candidate, or the floor when nothing beat it, replaces
+    the kernel's body, keeping its name,
     signature, argument attributes and `ke.kernel` tag (plus `ke.selected`
     and `ke.strategy`), so the output is valid input to `ke-run` and to
     `ke-evolve` again. With `keep-tree`, the kernel becomes a `ke.kernel`
@@ -150,7 +153,7 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"evalTimeout", "eval-timeout", "unsigned", /*default=*/"60",
            "Seconds one candidate's evaluation may take">,
     Option<"memoryLimit", "memory-limit", "unsigned", /*default=*/"8192",
-           "MiB of memory one evaluation may use">,
+           "MiB of memory one evaluation may use (0: no limit, else >= 256)">,
     Option<"minTime", "min-time", "double", /*default=*/"0.1",
            "Seconds of timed runs per candidate">,
     Option<"keRunPath", "ke-run", "std::string", /*default=*/"\"\"",
@@ -561,10 +564,14 @@ def KeApplySchedule : Pass<"ke-apply-schedule", "mlir::func::FuncOp"> {
     `c` are cache-level tile sizes and `r` register-level tile sizes, one per
     loop (0: not tiled at that level), and `v` vectorizes the register tile.
     The function is first canonicalized for scheduling (aggregate ops
-    decomposed, elementwise tensor ops turned into linalg), the schedule is
+    decomposed, elementwise tensor ops turned into linalg, elementwise chains
+    fused, unused results dropped, unit dimensions folded), the schedule is
     checked against the function's loops, rendered as a transform-dialect
-    script and run by the transform interpreter. `print-script` prints the
-    script, which upstream `mlir-opt --transform-interpreter` replays.
+    script and run by the transform interpreter. An op the script fails on
+    falls back to the default schedule (`ke-tile-and-vectorize`) while the
+    rest of the schedule applies, and a warning says which and why.
+    `print-script` prints the script, which upstream
+    `mlir-opt --transform-interpreter` replays.
   }];
   let options = [
     Option<"schedule", "schedule", "std::string", /*default=*/"\"\"",
@@ -602,7 +609,9 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     pipeline. Each linalg op with static loop bounds is tiled so that one
     loop (the innermost reduction when it is the last loop, otherwise the
     innermost parallel loop) keeps `vector-width` iterations and all other
-    loops are tiled by one, and the tile is vectorized. Ops whose bounds do
+    loops are tiled by one, and the tile is vectorized (2-D convolutions, NCHW
+    or NHWC, through the 1-D convolution their tile decomposes to). Ops
+    without results are left alone. Ops whose bounds do
     not divide, ops on `i1` tensors (LLVM packs `vector<Nxi1>` into bits
     while memory holds a byte per `i1`), and ops the vectorizer rejects are
     left scalar: the result
