@@ -599,9 +599,6 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
 }
 
 namespace {
-/// The vector width of the default schedule an op falls back to (ke-run's).
-constexpr int64_t kFallbackVectorWidth = 8;
-
 /// An entry the script leaves untouched (its layouts are already applied).
 OpSchedule neutralEntry(const OpSchedule &entry) {
   OpSchedule neutral;
@@ -690,7 +687,7 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
     });
     IRRewriter rewriter(context);
     for (linalg::LinalgOp op : ops)
-      ke::tileAndVectorizeOp(rewriter, op, kFallbackVectorWidth);
+      ke::tileAndVectorizeOp(rewriter, op, ke::kDefaultVectorWidth);
   }
   // Untag on every path, before verifying: the result must stand alone.
   untag();

@@ -21,6 +21,7 @@
 #include "ke/Support/DiagnosticCollector.h"
 #include "ke/Target/CPUPipeline.h"
 #include "ke/Transforms/Passes.h"
+#include "ke/Transforms/TileAndVectorize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -608,6 +609,29 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     nodes.push_back(stored);
   }
 
+  // An evaluated node into the database: its result (none: it failed before
+  // evaluation, with status and error already set) and speedup over naive.
+  auto commitNode = [&](store::NodeRecord &node,
+                        const eval::EvaluationResult *result)
+      -> FailureOr<double> {
+    if (result) {
+      node.status = result->status;
+      node.error = result->error;
+      node.timeNs = result->timeNs;
+      node.diagnosis = result->json;
+    }
+    double speedup = 0.0;
+    if (node.status == "correct" && node.timeNs && *node.timeNs > 0) {
+      speedup = naiveNs / *node.timeNs;
+      node.speedup = speedup;
+    }
+    auto id = database->addNode(node);
+    if (!id)
+      return fail(llvm::toString(id.takeError()));
+    node.id = *id;
+    return speedup;
+  };
+
   // The floor: ke's default lowering is always measured, so the search's
   // output is never slower than what ke does without searching. CPU targets
   // only: on GPUs every candidate already starts from the default pipeline.
@@ -619,13 +643,13 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     node.strategy = "(default lowering)";
     std::string problem;
     FailureOr<OwningOpRef<ModuleOp>> lowered =
-        buildDefaultLowering(base, /*vectorWidth=*/8, problem);
+        buildDefaultLowering(base, ke::kDefaultVectorWidth, problem);
     if (succeeded(lowered)) {
       node.payloadIR = printOp(**lowered);
       node.irHash = hashText(node.payloadIR);
       problem = checkLowers(**lowered, target == "cpu");
     }
-    eval::EvaluationResult result;
+    std::optional<eval::EvaluationResult> result;
     if (problem.empty()) {
       std::string path =
           llvm::formatv("{0}/{1}.default.mlir", workDirectory, name);
@@ -635,22 +659,11 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
                                     /*naive=*/true}})
                    .front();
     } else {
-      result.status = "failed";
-      result.error = problem;
+      node.status = "failed";
+      node.error = problem;
     }
-    node.status = result.status;
-    node.error = result.error;
-    node.timeNs = result.timeNs;
-    node.diagnosis = result.json;
-    double speedup = 0.0;
-    if (node.status == "correct" && node.timeNs && *node.timeNs > 0) {
-      speedup = naiveNs / *node.timeNs;
-      node.speedup = speedup;
-    }
-    auto id = database->addNode(node);
-    if (!id)
-      return fail(llvm::toString(id.takeError()));
-    node.id = *id;
+    if (failed(commitNode(node, result ? &*result : nullptr)))
+      return failure();
     floor = std::move(node);
   }
   if (floor && floor->status == "correct")
@@ -831,22 +844,11 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     double bestBefore = tree.getBestSpeedup();
     double bestOfExpansion = 0.0;
     for (auto [i, node] : llvm::enumerate(fresh)) {
-      if (requestOf[i] != SIZE_MAX) {
-        const eval::EvaluationResult &result = results[requestOf[i]];
-        node.status = result.status;
-        node.error = result.error;
-        node.timeNs = result.timeNs;
-        node.diagnosis = result.json;
-      }
-      double speedup = 0.0;
-      if (node.status == "correct" && node.timeNs && *node.timeNs > 0) {
-        speedup = naiveNs / *node.timeNs;
-        node.speedup = speedup;
-      }
-      auto id = database->addNode(node);
-      if (!id)
-        return fail(llvm::toString(id.takeError()));
-      node.id = *id;
+      FailureOr<double> committed = commitNode(
+          node, requestOf[i] != SIZE_MAX ? &results[requestOf[i]] : nullptr);
+      if (failed(committed))
+        return failure();
+      double speedup = *committed;
       size_t index = tree.addChild(parent, speedup, node.status == "correct");
       indexOfDbId[node.id] = index;
       account(node);

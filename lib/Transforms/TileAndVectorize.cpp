@@ -60,27 +60,31 @@ chooseVectorLoop(linalg::LinalgOp op, ArrayRef<int64_t> bounds, int64_t width) {
   return best;
 }
 
-/// `op` as a 1-D convolution when it is a 2-D one with unit oh and kh
-/// extents (upstream's decomposition), else `op` itself.
-Operation *decomposeConvolution(RewriterBase &rewriter, Operation *op) {
-  PatternRewriter patternRewriter(op->getContext());
-  patternRewriter.setInsertionPoint(op);
-  if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op)) {
-    linalg::DownscaleSizeOneWindowed2DConvolution<linalg::Conv2DNchwFchwOp,
-                                                  linalg::Conv1DNcwFcwOp>
-        pattern(op->getContext());
-    FailureOr<linalg::Conv1DNcwFcwOp> lowered =
-        pattern.returningMatchAndRewrite(conv, patternRewriter);
-    return succeeded(lowered) ? lowered->getOperation() : op;
-  }
-  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
-    linalg::DownscaleSizeOneWindowed2DConvolution<linalg::Conv2DNhwcHwcfOp,
-                                                  linalg::Conv1DNwcWcfOp>
-        pattern(op->getContext());
-    FailureOr<linalg::Conv1DNwcWcfOp> lowered =
-        pattern.returningMatchAndRewrite(conv, patternRewriter);
-    return succeeded(lowered) ? lowered->getOperation() : op;
-  }
+/// `op` as a `Conv1D` when it is a `Conv2D` with unit oh and kh extents
+/// (upstream's decomposition), `op` itself when it does not decompose, null
+/// when it is not a `Conv2D`.
+template <typename Conv2D, typename Conv1D>
+Operation *decomposeAs(Operation *op) {
+  auto conv = dyn_cast<Conv2D>(op);
+  if (!conv)
+    return nullptr;
+  PatternRewriter rewriter(op->getContext());
+  rewriter.setInsertionPoint(op);
+  linalg::DownscaleSizeOneWindowed2DConvolution<Conv2D, Conv1D> pattern(
+      op->getContext());
+  FailureOr<Conv1D> lowered = pattern.returningMatchAndRewrite(conv, rewriter);
+  return succeeded(lowered) ? lowered->getOperation() : op;
+}
+
+/// `op` as the 1-D convolution a 2-D one (NCHW or NHWC) with unit oh and kh
+/// extents decomposes to, else `op` itself.
+Operation *decomposeConvolution(Operation *op) {
+  if (Operation *lowered =
+          decomposeAs<linalg::Conv2DNchwFchwOp, linalg::Conv1DNcwFcwOp>(op))
+    return lowered;
+  if (Operation *lowered =
+          decomposeAs<linalg::Conv2DNhwcHwcfOp, linalg::Conv1DNwcWcfOp>(op))
+    return lowered;
   return op;
 }
 
@@ -151,7 +155,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   for (Operation *tile : tiled->tiledOps) {
     // A 2-D convolution tile (oh and kh are 1 here) vectorizes as the 1-D
     // convolution it decomposes to; the 2-D op itself does not vectorize.
-    tile = decomposeConvolution(rewriter, tile);
+    tile = decomposeConvolution(tile);
     rewriter.setInsertionPoint(tile);
     FailureOr<linalg::VectorizationResult> vectorized =
         linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},

@@ -14,6 +14,11 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace ke {
+/// The default schedule's vector width (ke-run's and ke-lower-cpu's): the
+/// floor of the search and the fallback of ops a schedule cannot handle use
+/// it too.
+inline constexpr int64_t kDefaultVectorWidth = 8;
+
 /// Applies the default schedule to `op` in place. Ops it does not apply to
 /// (buffers, i1 operands, no loop divisible by `vectorWidth`) are left as
 /// they are; a tile that does not vectorize stays a scalar tile.
