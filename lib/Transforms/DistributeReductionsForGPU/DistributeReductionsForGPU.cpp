@@ -1,0 +1,95 @@
+//===- DistributeReductionsForGPU.cpp - reductions spread over the GPU ----===//
+//
+// Mapped as parallel loops, a reduction runs sequentially in one thread per
+// output element, and an outer reduction loop stays on the host around one
+// launch per iteration. This pass rewrites each linalg reduction on buffers
+// with one of four strategies, one file each: runs of row ops over the same
+// rows in one kernel (FusedRows.cpp), rows reduced by thread blocks
+// (RowsByBlocks.cpp), column sums folded with atomics
+// (ColumnsWithAtomics.cpp), and for every other reduction the outputs
+// accumulated in registers (RegisterAccumulation.cpp). The match they
+// share is in Matchers.cpp; this file picks the strategy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/KeDialect.h"
+#include "ke/Transforms/Passes.h"
+
+#include "../LinalgOnBuffers.h"
+#include "Reductions.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KEDISTRIBUTEREDUCTIONSFORGPU
+#include "ke/Transforms/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+using namespace ke::gpu_reductions;
+using ke::detail::findInitializingFill;
+
+namespace {
+struct DistributeReductionsForGPUPass
+    : ke::impl::KeDistributeReductionsForGPUBase<
+          DistributeReductionsForGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // The function's knobs (set by the search) win over the options.
+    func::FuncOp function = getOperation();
+    int64_t rowThreads = maxThreads;
+    SmallVector<int64_t> outputsPerThread(threadTile.begin(), threadTile.end());
+    if (auto knob = function->getAttrOfType<IntegerAttr>(
+            ke::KeDialect::kGPUReductionThreadsAttrName))
+      rowThreads = knob.getInt();
+    if (auto knob = function->getAttrOfType<DenseI64ArrayAttr>(
+            ke::KeDialect::kGPUThreadTileAttrName))
+      outputsPerThread.assign(knob.asArrayRef().begin(),
+                              knob.asArrayRef().end());
+    // Runs of row reductions and elementwise ops over the same rows: one
+    // kernel each.
+    if (rowThreads > 0 && fuseRows)
+      for (const FusedRows &run : findFusedRows(function))
+        distributeFusedRows(run, rowThreads);
+    SmallVector<RowReduction> distributed, accumulated;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      std::optional<RowReduction> reduction;
+      if (rowThreads > 0 && (reduction = matchRowReduction(op)))
+        distributed.push_back(*reduction);
+      else if ((reduction = matchAccumulation(op)))
+        accumulated.push_back(*reduction);
+    });
+    // Column sums add atomically into the filled output: they keep it.
+    auto useFill = [](RowReduction &reduction) {
+      if (linalg::FillOp fill = findInitializingFill(reduction.op)) {
+        reduction.fill = fill;
+        reduction.fillValue = fill.getInputs().front();
+      }
+    };
+    for (RowReduction &reduction : distributed)
+      if (reduction.isRow())
+        useFill(reduction);
+    for (RowReduction &reduction : accumulated)
+      useFill(reduction);
+    for (const RowReduction &reduction : distributed) {
+      if (reduction.isRow())
+        distribute(reduction, rowThreads);
+      else
+        distributeColumns(reduction);
+    }
+    for (const RowReduction &reduction : accumulated)
+      accumulateInRegisters(reduction, outputsPerThread);
+    for (const RowReduction &reduction :
+         llvm::concat<const RowReduction>(distributed, accumulated))
+      if (reduction.fill)
+        reduction.fill->erase();
+  }
+};
+} // namespace

@@ -1,0 +1,188 @@
+//===- Matchers.cpp - what the reduction rewrites share -------------------===//
+//
+// Every strategy of ke-distribute-reductions-for-gpu starts from one match
+// (a body that folds one value into the output) and emits that body the
+// same way (the element at some ivs, folded in with the combiner), so the
+// strategies differ only in how they spread the loops over the GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reductions.h"
+
+#include "../LinalgOnBuffers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using ke::detail::applyMap;
+using ke::detail::delinearize;
+
+namespace ke::gpu_reductions {
+
+std::optional<gpu::AllReduceOperation> allReduceKind(Operation *combiner) {
+  return llvm::TypeSwitch<Operation *, std::optional<gpu::AllReduceOperation>>(
+             combiner)
+      .Case([](arith::AddFOp) { return gpu::AllReduceOperation::ADD; })
+      .Case([](arith::AddIOp) { return gpu::AllReduceOperation::ADD; })
+      .Case([](arith::MulFOp) { return gpu::AllReduceOperation::MUL; })
+      .Case([](arith::MaximumFOp) { return gpu::AllReduceOperation::MAXIMUMF; })
+      .Case([](arith::MinimumFOp) { return gpu::AllReduceOperation::MINIMUMF; })
+      .Case([](arith::MaxNumFOp) { return gpu::AllReduceOperation::MAXNUMF; })
+      .Case([](arith::MinNumFOp) { return gpu::AllReduceOperation::MINNUMF; })
+      .Case([](arith::MaxSIOp) { return gpu::AllReduceOperation::MAXSI; })
+      .Case([](arith::MinSIOp) { return gpu::AllReduceOperation::MINSI; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<arith::AtomicRMWKind> atomicKind(Operation *combiner) {
+  return llvm::TypeSwitch<Operation *, std::optional<arith::AtomicRMWKind>>(
+             combiner)
+      .Case([](arith::AddFOp) { return arith::AtomicRMWKind::addf; })
+      .Case([](arith::AddIOp) { return arith::AtomicRMWKind::addi; })
+      .Case([](arith::MaxSIOp) { return arith::AtomicRMWKind::maxs; })
+      .Case([](arith::MinSIOp) { return arith::AtomicRMWKind::mins; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+std::optional<RowReduction> matchAccumulation(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() == 0 || op.getNumParallelLoops() == 0 ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  BlockArgument accumulator = op.getRegionOutputArgs().front();
+  Operation *combiner = cast<linalg::YieldOp>(body->getTerminator())
+                            .getOperand(0)
+                            .getDefiningOp();
+  if (!accumulator.hasOneUse() || !combiner || combiner->getBlock() != body ||
+      combiner->getNumOperands() != 2 ||
+      !llvm::is_contained(combiner->getOperands(), accumulator) ||
+      combiner->getOperand(0) == combiner->getOperand(1))
+    return std::nullopt;
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  RowReduction reduction;
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    if (outputMap.isFunctionOfDim(loop))
+      return std::nullopt;
+    reduction.reductionLoop = loop;
+  }
+  reduction.op = op;
+  reduction.combiner = combiner;
+  reduction.numLoops = op.getNumLoops();
+  return reduction;
+}
+
+std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
+  std::optional<RowReduction> reduction = matchAccumulation(op);
+  if (!reduction || op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  unsigned rowLoop = reduction->reductionLoop;
+  Type type = op.getRegionOutputArgs().front().getType();
+  if (!(type.isF32() || type.isInteger(32)))
+    return std::nullopt;
+  Operation *combiner = reduction->combiner;
+  std::optional<gpu::AllReduceOperation> kind = allReduceKind(combiner);
+  std::optional<TypedAttr> identity = arith::getNeutralElement(combiner);
+  if (!kind || !identity)
+    return std::nullopt;
+  // Outer reductions fold partials with atomics.
+  if (!reduction->isRow() && !atomicKind(combiner))
+    return std::nullopt;
+  // Each element read once (a row), or one value per row: contractions,
+  // whose operands are shared between outputs, want tiles, not rows.
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool perRow = !map.isFunctionOfDim(rowLoop);
+    bool everyLoop = true;
+    for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+      everyLoop &= map.isFunctionOfDim(loop);
+    if (!perRow && !everyLoop)
+      return std::nullopt;
+  }
+  reduction->kind = *kind;
+  reduction->identity = *identity;
+  return reduction;
+}
+
+int64_t chooseThreads(int64_t rowLength, int64_t limit) {
+  int64_t threads = static_cast<int64_t>(llvm::bit_floor(
+      static_cast<uint64_t>(std::max<int64_t>(rowLength / 4, 1))));
+  return std::clamp<int64_t>(threads, 32, limit);
+}
+
+Value emitElement(OpBuilder &builder, Location loc,
+                  const RowReduction &reduction, ValueRange ivs) {
+  linalg::LinalgOp op = reduction.op;
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument argument = op.getMatchingBlockArgument(input);
+    Value source = input->get();
+    if (!isa<MemRefType>(source.getType())) {
+      mapping.map(argument, source); // a scalar operand
+      continue;
+    }
+    mapping.map(argument, memref::LoadOp::create(
+                              builder, loc, source,
+                              applyMap(builder, loc,
+                                       op.getMatchingIndexingMap(input), ivs)));
+  }
+  for (Operation &nested : op.getBlock()->without_terminator()) {
+    if (&nested == reduction.combiner)
+      break;
+    if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    builder.clone(nested, mapping);
+  }
+  BlockArgument accumulator = op.getRegionOutputArgs().front();
+  Value folded = reduction.combiner->getOperand(0) == accumulator
+                     ? reduction.combiner->getOperand(1)
+                     : reduction.combiner->getOperand(0);
+  return mapping.lookupOrDefault(folded);
+}
+
+Value combine(OpBuilder &builder, const RowReduction &reduction, Value lhs,
+              Value rhs) {
+  IRMapping mapping;
+  mapping.map(reduction.combiner->getOperand(0), lhs);
+  mapping.map(reduction.combiner->getOperand(1), rhs);
+  return builder.clone(*reduction.combiner, mapping)->getResult(0);
+}
+
+Value fold(OpBuilder &builder, const RowReduction &reduction, Value partial,
+           Value element) {
+  linalg::LinalgOp op = reduction.op;
+  bool accumulatorFirst =
+      reduction.combiner->getOperand(0) == op.getRegionOutputArgs().front();
+  return accumulatorFirst ? combine(builder, reduction, partial, element)
+                          : combine(builder, reduction, element, partial);
+}
+
+RowLaunch launchPerRow(OpBuilder &builder, Location loc,
+                       ArrayRef<int64_t> rowShape, int64_t threads) {
+  int64_t rows = 1;
+  for (int64_t bound : rowShape)
+    rows *= bound;
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value one = constant(1);
+  auto launch = gpu::LaunchOp::create(builder, loc, constant(rows), one, one,
+                                      constant(threads), one, one);
+  builder.setInsertionPointToStart(&launch.getBody().front());
+  return {launch.getThreadIds().x,
+          delinearize(builder, loc, launch.getBlockIds().x, rowShape)};
+}
+
+} // namespace ke::gpu_reductions
