@@ -1,6 +1,7 @@
 //===- KeOps.cpp - ke.kernel and ke.candidate -----------------------------===//
 
 #include "ke/KeDialect.h"
+#include "ke/Target/TargetInfo.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -30,8 +31,13 @@ void KernelOp::build(OpBuilder &builder, OperationState &state, StringRef name,
 }
 
 ArrayRef<StringRef> KernelOp::getKnownTargets() {
-  static const StringRef targets[] = {"cpu", "nvgpu", "amdgpu", "riscv"};
-  return targets;
+  static const std::vector<StringRef> names = [] {
+    std::vector<StringRef> list;
+    for (const ke::TargetInfo &target : ke::getTargets())
+      list.push_back(StringRef(target.name.data(), target.name.size()));
+    return list;
+  }();
+  return names;
 }
 
 func::FuncOp KernelOp::getReference() {

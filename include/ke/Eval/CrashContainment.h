@@ -1,0 +1,31 @@
+//===- CrashContainment.h - a kernel's crash or hang as a failure -*- C++ -*-===//
+//
+// ke-run executes generated code in its own process. A kernel that
+// segfaults, aborts on a cf.assert, overflows the stack or hangs must become
+// a reported failure naming the stage it was in, not a silent death.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_EVAL_CRASHCONTAINMENT_H
+#define KE_EVAL_CRASHCONTAINMENT_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
+#include <string>
+
+namespace ke::eval {
+
+/// Installs the handlers (once, before any kernel runs), with an alternate
+/// stack so that a stack overflow can still be reported.
+void installCrashHandlers();
+
+/// Runs `body`; a fatal signal raised in it, or the alarm after
+/// `alarmSeconds` (0: none), ends it and is returned as "crashed (SIGSEGV)",
+/// "timed out after N s", ... . State `body` left behind is abandoned.
+std::optional<std::string> runContained(llvm::function_ref<void()> body,
+                                        unsigned alarmSeconds);
+
+} // namespace ke::eval
+
+#endif // KE_EVAL_CRASHCONTAINMENT_H

@@ -1,0 +1,265 @@
+//===- EvaluateKernel.cpp - one loop over seeds for every target ----------===//
+//
+// Correctness is decided here, the same way for every target: the naive
+// lowering of the reference, run on the host, gives the expected outputs;
+// the target's runner gives the candidate's; every seed must match.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Eval/EvaluateKernel.h"
+
+#include "ke/Eval/CPURunner.h"
+#include "ke/Eval/Compare.h"
+#include "ke/Eval/IndexRange.h"
+#include "ke/Eval/Inputs.h"
+#include "ke/Eval/TargetRunner.h"
+#include "ke/Eval/WorkEstimate.h"
+#include "ke/Target/CPUPipeline.h"
+#include "ke/Target/TargetInfo.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+
+#include <cmath>
+#include <cstring>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace ke::eval;
+
+static const char *currentStage = "setup";
+
+const char *ke::eval::getEvaluationStage() { return currentStage; }
+void ke::eval::setEvaluationStage(const char *stage) { currentStage = stage; }
+
+const ke::TargetInfo &EvaluationOptions::getTarget() const {
+  return target ? *target : ke::getTarget(ke::TargetKind::CPU);
+}
+
+TargetRunner::~TargetRunner() = default;
+
+std::unique_ptr<TargetRunner>
+ke::eval::createTargetRunner(const EvaluationOptions &options) {
+  switch (options.getTarget().runner) {
+  case RunnerKind::HostJIT:
+    return createHostJITRunner(options);
+  case RunnerKind::Emulator:
+    return createEmulatorRunner(options);
+  case RunnerKind::GPU:
+    return createGPURunner(options);
+  }
+  return createHostJITRunner(options);
+}
+
+std::string ke::eval::describeUnrangedIntegers(func::FuncOp reference) {
+  std::string text;
+  for (auto [index, type] :
+       llvm::enumerate(reference.getFunctionType().getInputs())) {
+    Type element = getElementTypeOrSelf(type);
+    if (!element.isInteger() || element.isInteger(1) ||
+        reference.getArgAttr(index, "ke.range") ||
+        inferIndexBound(reference, index))
+      continue;
+    std::string typeText;
+    llvm::raw_string_ostream os(typeText);
+    os << element;
+    text += llvm::formatv("; argument #{0} ({1}) has no ke.range: if it holds "
+                          "indices, give it ke.range = [lo, hi]",
+                          index, typeText)
+                .str();
+  }
+  return text;
+}
+
+namespace {
+/// The reference's outputs per seed: read from the cache directory when
+/// another evaluation of the same reference left them there, else computed
+/// by the naive lowering (compiled once, on first need) and cached.
+class ReferenceOutputs {
+public:
+  ReferenceOutputs(func::FuncOp reference, const KernelSignature &signature,
+                   llvm::StringRef cacheDirectory)
+      : reference(reference), signature(signature),
+        cacheDirectory(cacheDirectory) {
+    if (cacheDirectory.empty())
+      return;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    reference->print(os);
+    cacheKey = llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true);
+  }
+
+  llvm::Error compute(llvm::ArrayRef<HostTensor> inputs, uint64_t inputSeed,
+                      llvm::SmallVectorImpl<HostTensor> &expected) {
+    if (!cacheKey.empty() && load(inputSeed, expected))
+      return llvm::Error::success();
+    if (!compiled) {
+      setEvaluationStage("lower");
+      ke::LowerCPUOptions options;
+      options.naive = true;
+      auto kernel = CPUKernel::compile(reference, options, signature);
+      if (!kernel)
+        return llvm::createStringError("reference " +
+                                       llvm::toString(kernel.takeError()));
+      compiled = std::move(*kernel);
+      setEvaluationStage("run reference");
+    }
+    if (llvm::Error error = compiled->run(inputs, &expected))
+      return llvm::createStringError("reference " +
+                                     llvm::toString(std::move(error)));
+    if (!cacheKey.empty())
+      save(inputSeed, expected);
+    return llvm::Error::success();
+  }
+
+private:
+  std::string getPath(uint64_t inputSeed, size_t result) const {
+    llvm::SmallString<256> path(cacheDirectory);
+    llvm::sys::path::append(
+        path, llvm::formatv("{0}-s{1}-r{2}.bin", cacheKey, inputSeed, result));
+    return std::string(path);
+  }
+
+  /// False if any output is missing (then none is used).
+  bool load(uint64_t inputSeed, llvm::SmallVectorImpl<HostTensor> &outputs) {
+    outputs.clear();
+    for (auto [index, spec] : llvm::enumerate(signature.results)) {
+      auto buffer = llvm::MemoryBuffer::getFile(getPath(inputSeed, index));
+      if (!buffer || (*buffer)->getBufferSize() !=
+                         static_cast<size_t>(spec.getNumBytes())) {
+        outputs.clear();
+        return false;
+      }
+      HostTensor tensor(spec);
+      std::memcpy(tensor.getData(), (*buffer)->getBufferStart(),
+                  spec.getNumBytes());
+      outputs.push_back(std::move(tensor));
+    }
+    return true;
+  }
+
+  /// Best effort: a cache that cannot be written only costs time later.
+  void save(uint64_t inputSeed, llvm::ArrayRef<HostTensor> outputs) {
+    llvm::sys::fs::create_directories(cacheDirectory);
+    for (auto [index, output] : llvm::enumerate(outputs)) {
+      std::string path = getPath(inputSeed, index);
+      std::string temporary = path + "." + std::to_string(getpid());
+      {
+        std::error_code ec;
+        llvm::raw_fd_ostream out(temporary, ec);
+        if (ec)
+          return;
+        out.write(static_cast<const char *>(output.getData()),
+                  output.getSpec().getNumBytes());
+      }
+      llvm::sys::fs::rename(temporary, path);
+    }
+  }
+
+  func::FuncOp reference;
+  const KernelSignature &signature;
+  std::string cacheDirectory, cacheKey;
+  std::unique_ptr<CPUKernel> compiled;
+};
+
+/// The evaluated function's signature, checked against the reference's.
+llvm::Expected<KernelSignature> checkSignature(KernelJob job) {
+  llvm::Expected<KernelSignature> signature = getKernelSignature(job.evaluated);
+  if (!signature)
+    return llvm::createStringError("signature: " +
+                                   llvm::toString(signature.takeError()));
+  if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
+    return llvm::createStringError(
+        "signature: the reference's function type differs from the kernel's");
+  // Index inputs without ke.range get the range the reference's use implies.
+  inferIndexRanges(job.reference, *signature);
+  return signature;
+}
+
+/// A reference whose results hold NaN or Inf still "matches" a candidate
+/// with the same non-finite positions; say so instead of staying silent.
+void noteNonFiniteReference(llvm::ArrayRef<HostTensor> expected,
+                            uint64_t inputSeed, EvaluationReport &report) {
+  for (auto [index, tensor] : llvm::enumerate(expected)) {
+    if (!isFloatKind(tensor.getSpec().kind))
+      continue;
+    int64_t nonFinite = 0;
+    for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i)
+      nonFinite += !std::isfinite(tensor.getAsDouble(i));
+    if (nonFinite)
+      report.referenceWarnings.push_back(
+          llvm::formatv("result #{0} of the reference holds {1} NaN or Inf "
+                        "values of {2} with seed {3}",
+                        index, nonFinite, tensor.getNumElements(), inputSeed)
+              .str());
+  }
+}
+
+/// Compares every result with the reference's for one seed, keeping the
+/// largest errors in `report`; the first mismatch is the error.
+llvm::Error compareOutputs(const KernelSignature &signature,
+                           llvm::ArrayRef<HostTensor> actual,
+                           llvm::ArrayRef<HostTensor> expected,
+                           uint64_t inputSeed, EvaluationReport &report) {
+  for (size_t r = 0; r < expected.size(); ++r) {
+    Tolerance tolerance = signature.getTolerance(expected[r].getSpec().kind);
+    Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
+    report.maxAbsError = std::max(report.maxAbsError, comparison.maxAbsError);
+    report.maxRelError = std::max(report.maxRelError, comparison.maxRelError);
+    if (!comparison.matches)
+      return llvm::createStringError(llvm::formatv(
+          "compare: result #{0} differs from the reference with seed {1}: "
+          "{2} of {3} elements mismatch; first: {4}",
+          r, inputSeed, comparison.numMismatches, expected[r].getNumElements(),
+          comparison.firstMismatch));
+  }
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
+                                     const EvaluationOptions &options,
+                                     EvaluationReport &report) {
+  setEvaluationStage("signature");
+  llvm::Expected<KernelSignature> signature = checkSignature(job);
+  if (!signature)
+    return signature.takeError();
+  // Work is a property of the computation: count it on the reference, whose
+  // linalg form survives (a scheduled candidate holds loops and vectors).
+  report.work = estimateWork(job.reference);
+
+  setEvaluationStage("lower");
+  std::unique_ptr<TargetRunner> runner = createTargetRunner(options);
+  if (llvm::Error error = runner->compile(job, *signature))
+    return error;
+
+  ReferenceOutputs reference(job.reference, *signature,
+                             options.referenceCache);
+  llvm::SmallVector<HostTensor> inputs;
+  for (unsigned s = 0; s < std::max(1u, options.seeds); ++s) {
+    uint64_t inputSeed = options.seed + s;
+    setEvaluationStage("inputs");
+    inputs.clear();
+    for (auto [index, spec] : llvm::enumerate(signature->arguments))
+      inputs.push_back(makeInput(spec, inputSeed, index));
+    llvm::SmallVector<HostTensor> expected, actual;
+    setEvaluationStage("run reference");
+    if (llvm::Error error = reference.compute(inputs, inputSeed, expected))
+      return error;
+    noteNonFiniteReference(expected, inputSeed, report);
+    setEvaluationStage("run");
+    if (llvm::Error error = runner->run(inputs, actual))
+      return error;
+    setEvaluationStage("compare");
+    if (llvm::Error error =
+            compareOutputs(*signature, actual, expected, inputSeed, report))
+      return error;
+    runner->keepSeed(s, inputs, std::move(expected));
+  }
+  report.correct = true;
+  return runner->measure(inputs, report);
+}

@@ -1,0 +1,169 @@
+//===- HostJITRunner.cpp - candidates JIT-compiled and run in-process -----===//
+//
+// The CPU target: the candidate is lowered with ke's CPU pipeline, JIT-
+// compiled, timed with a monotonic clock, and (with a profile) run once more
+// instrumented by region and under hardware counters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Eval/CPURunner.h"
+#include "ke/Eval/HardwareCounters.h"
+#include "ke/Eval/ProbeRuntime.h"
+#include "ke/Eval/Roofline.h"
+#include "ke/Eval/TargetRunner.h"
+#include "ke/Eval/Timing.h"
+#include "ke/KeDialect.h"
+#include "ke/Support/DiagnosticCollector.h"
+#include "ke/Target/CPUPipeline.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+using namespace mlir;
+using namespace ke::eval;
+
+namespace {
+class HostJITRunner : public TargetRunner {
+public:
+  explicit HostJITRunner(const EvaluationOptions &options)
+      : options(options) {
+    lowering.naive = options.naive;
+    lowering.vectorWidth = options.vectorWidth;
+  }
+
+  llvm::Error compile(const KernelJob &kernelJob,
+                      const KernelSignature &kernelSignature) override {
+    job = kernelJob;
+    signature = &kernelSignature;
+    auto compiled = CPUKernel::compile(job.evaluated, lowering, *signature);
+    if (!compiled)
+      return compiled.takeError();
+    candidate = std::move(*compiled);
+    return llvm::Error::success();
+  }
+
+  llvm::Error run(llvm::ArrayRef<HostTensor> inputs,
+                  llvm::SmallVectorImpl<HostTensor> &outputs) override {
+    return candidate->run(inputs, &outputs);
+  }
+
+  llvm::Error measure(llvm::ArrayRef<HostTensor> inputs,
+                      EvaluationReport &report) override;
+
+private:
+  llvm::Error profileRegions(llvm::ArrayRef<HostTensor> inputs, int runs,
+                             EvaluationReport &report);
+
+  const EvaluationOptions &options;
+  ke::LowerCPUOptions lowering;
+  KernelJob job;
+  const KernelSignature *signature = nullptr;
+  std::unique_ptr<CPUKernel> candidate;
+};
+} // namespace
+
+std::unique_ptr<TargetRunner>
+ke::eval::createHostJITRunner(const EvaluationOptions &options) {
+  return std::make_unique<HostJITRunner>(options);
+}
+
+llvm::Error HostJITRunner::measure(llvm::ArrayRef<HostTensor> inputs,
+                                   EvaluationReport &report) {
+  if (options.checkOnly)
+    return llvm::Error::success();
+  setEvaluationStage("timing");
+  TimingOptions timingOptions;
+  timingOptions.minSeconds = options.minTimeSeconds;
+  llvm::Error runError = llvm::Error::success();
+  report.timing = ke::eval::measure(
+      [&] {
+        if (runError)
+          return;
+        runError = candidate->run(inputs, nullptr);
+      },
+      timingOptions);
+  if (runError) {
+    report.correct = false;
+    return runError;
+  }
+  setEvaluationStage("calibrate");
+  MachinePeaks peaks = getOrCalibratePeaks(options.threads);
+  report.peakGflops = peaks.gflops;
+  report.peakGbps = peaks.gbps;
+  report.bound =
+      getBoundName(classifyBound(report.work.flops, report.work.bytes, peaks))
+          .str();
+  if (!options.profile)
+    return llvm::Error::success();
+  setEvaluationStage("profile");
+  int runs = std::clamp(report.timing->runs, 3, 20);
+  // A profile is extra diagnosis: failing it loses no measured result.
+  if (llvm::Error error = profileRegions(inputs, runs, report)) {
+    report.regions.clear();
+    report.profileError = llvm::toString(std::move(error));
+  }
+  if (auto counters = HardwareCounters::open()) {
+    (*counters)->start();
+    llvm::Error counterRunError = llvm::Error::success();
+    for (int i = 0; i < runs && !counterRunError; ++i)
+      counterRunError = candidate->run(inputs, nullptr);
+    auto values = (*counters)->stop();
+    if (counterRunError)
+      report.countersError = llvm::toString(std::move(counterRunError));
+    else
+      for (auto &[name, value] : values)
+        report.counters[name] = value / runs;
+  } else {
+    report.countersError = llvm::toString(counters.takeError());
+  }
+  return llvm::Error::success();
+}
+
+/// Runs an instrumented copy of the evaluated function `runs` times and
+/// records each region's time per call and share of the call's time.
+llvm::Error HostJITRunner::profileRegions(llvm::ArrayRef<HostTensor> inputs,
+                                          int runs, EvaluationReport &report) {
+  MLIRContext *context = job.evaluated.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
+  auto copy = cast<func::FuncOp>(job.evaluated->clone());
+  module->push_back(copy);
+  {
+    ke::DiagnosticCollector diagnostics(context);
+    PassManager pm(context, ModuleOp::getOperationName());
+    if (failed(parsePassPipeline("func.func(ke-instrument)", pm)) ||
+        failed(pm.run(*module)))
+      return llvm::createStringError("profile: " + diagnostics.str());
+  }
+  std::map<int64_t, std::string> names;
+  copy.walk([&](ke::ProbeStartOp probe) {
+    names[probe.getId()] = probe.getRegion().str();
+  });
+  auto instrumented = CPUKernel::compile(copy, lowering, *signature);
+  if (!instrumented)
+    return llvm::createStringError("profile " +
+                                   llvm::toString(instrumented.takeError()));
+  resetProbes();
+  auto started = std::chrono::steady_clock::now();
+  for (int i = 0; i < runs; ++i)
+    if (llvm::Error error = (*instrumented)->run(inputs, nullptr))
+      return error;
+  double wallNs = std::chrono::duration<double, std::nano>(
+                      std::chrono::steady_clock::now() - started)
+                      .count() /
+                  runs;
+  std::vector<RegionTime> times = readProbes();
+  double inside = 0.0;
+  for (auto [id, name] : names) {
+    double ns = id < int64_t(times.size()) ? times[id].totalNs / runs : 0.0;
+    inside += ns;
+    report.regions.push_back({name, ns, wallNs > 0 ? ns / wallNs : 0.0});
+  }
+  // What no probe covers: ops between regions, allocation, the call itself.
+  if (wallNs > inside)
+    report.regions.push_back(
+        {"(outside regions)", wallNs - inside, (wallNs - inside) / wallNs});
+  return llvm::Error::success();
+}
