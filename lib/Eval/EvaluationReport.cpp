@@ -142,6 +142,14 @@ EvaluationReport::fromJSON(const json::Value &value) {
       report.timing =
           TimingResult{*median, time->getNumber("min").value_or(*median),
                        static_cast<int>(time->getInteger("runs").value_or(1))};
+  // A report that gives rates but not the work (another tool's, an older
+  // ke-run's) still has its work: the rate times the time.
+  if (std::optional<double> medianNs = report.getMedianNs()) {
+    if (!object->getNumber("flops"))
+      report.work.flops = object->getNumber("gflops").value_or(0) * *medianNs;
+    if (!object->getNumber("bytes"))
+      report.work.bytes = object->getNumber("gbps").value_or(0) * *medianNs;
+  }
   if (const json::Array *warnings = object->getArray("reference_warnings"))
     for (const json::Value &warning : *warnings)
       if (std::optional<llvm::StringRef> text = warning.getAsString())

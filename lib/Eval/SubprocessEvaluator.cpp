@@ -2,6 +2,8 @@
 
 #include "ke/Eval/Evaluator.h"
 
+#include "ke/Eval/EvaluationReport.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -50,26 +52,20 @@ EvaluationResult SubprocessEvaluator::interpret(int exitCode,
   llvm::StringRef line = llvm::StringRef(report).trim().split('\n').first;
   if (!line.empty()) {
     result.json = line.str();
-    llvm::Expected<llvm::json::Value> value = llvm::json::parse(line);
-    if (value) {
-      const llvm::json::Object *object = value->getAsObject();
-      std::optional<bool> correct =
-          object ? object->getBoolean("correct") : std::nullopt;
-      std::optional<llvm::StringRef> error =
-          object ? object->getString("error") : std::nullopt;
-      if (correct && *correct) {
+    llvm::Expected<EvaluationReport> parsed = EvaluationReport::parse(line);
+    if (parsed) {
+      if (parsed->correct) {
         result.status = "correct";
-        if (const llvm::json::Object *time = object->getObject("time_ns"))
-          result.timeNs = time->getNumber("median");
+        result.timeNs = parsed->getMedianNs();
         return result;
       }
-      result.error = error ? error->str() : "not correct";
+      result.error = parsed->error.empty() ? "not correct" : parsed->error;
       result.status = llvm::StringRef(result.error).starts_with("compare:")
                           ? "incorrect"
                           : "failed";
       return result;
     }
-    llvm::consumeError(value.takeError());
+    llvm::consumeError(parsed.takeError());
   }
   // No usable JSON: the process died or was killed. What it printed is kept
   // (truncated) as the diagnosis.

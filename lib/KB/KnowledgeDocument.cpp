@@ -2,6 +2,8 @@
 
 #include "ke/KB/KnowledgeDocument.h"
 
+#include "ke/Target/TargetInfo.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -61,12 +63,10 @@ KnowledgeDocument::parse(llvm::StringRef path, llvm::StringRef text) {
     return error(0, "category must be correctness, optimization or hardware, "
                     "not '" +
                         document.category + "'");
-  static constexpr llvm::StringLiteral kTargets[] = {"cpu", "nvgpu", "amdgpu",
-                                                     "riscv"};
   for (const std::string &target : document.targets)
-    if (!llvm::is_contained(kTargets, target))
-      return error(0, "unknown target '" + target +
-                          "' (expected cpu, nvgpu, amdgpu, riscv)");
+    if (!ke::lookupTarget(target))
+      return error(0, "unknown target '" + target + "' (expected " +
+                          ke::getTargetNameList() + ")");
 
   KnowledgeSection current;
   auto flush = [&] {

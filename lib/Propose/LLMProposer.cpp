@@ -1,6 +1,8 @@
 //===- LLMProposer.cpp - the universal operator ---------------------------===//
 
 #include "ke/Propose/LLMProposer.h"
+
+#include "ke/Eval/EvaluationReport.h"
 #include "ke/Propose/PromptSynthesizer.h"
 #include "ke/Propose/Rewrite.h"
 
@@ -48,15 +50,13 @@ std::vector<Proposal> LLMProposer::propose(const ProposalContext &context) {
 namespace {
 /// The bound ke-run reported for a node, for retrieval.
 std::string readBound(llvm::StringRef diagnosis) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(diagnosis);
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
+  llvm::Expected<ke::eval::EvaluationReport> report =
+      ke::eval::EvaluationReport::parse(diagnosis);
+  if (!report) {
+    llvm::consumeError(report.takeError());
     return "";
   }
-  if (const llvm::json::Object *object = parsed->getAsObject())
-    if (std::optional<llvm::StringRef> bound = object->getString("bound"))
-      return bound->str();
-  return "";
+  return report->bound;
 }
 } // namespace
 

@@ -2,6 +2,9 @@
 
 #include "ke/Propose/PromptSynthesizer.h"
 
+#include "ke/Eval/EvaluationReport.h"
+#include "ke/Target/TargetInfo.h"
+
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
@@ -79,62 +82,58 @@ void addDiagnosis(PromptText &text, const NodeView &node) {
   } else if (!node.status.empty()) {
     text.add("- status: " + node.status + "\n");
   }
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(node.diagnosis);
+  llvm::Expected<ke::eval::EvaluationReport> parsed =
+      ke::eval::EvaluationReport::parse(node.diagnosis);
   if (!parsed) {
     llvm::consumeError(parsed.takeError());
     return;
   }
-  const llvm::json::Object *object = parsed->getAsObject();
-  if (!object)
-    return;
-  if (const llvm::json::Object *time = object->getObject("time_ns"))
-    if (std::optional<double> median = time->getNumber("median")) {
-      text.add("- time: ");
-      text.addMeasured(formatNumber(*median / 1e3) + " us");
-      text.add(" (median)\n");
+  const ke::eval::EvaluationReport &report = *parsed;
+  if (std::optional<double> median = report.getMedianNs()) {
+    text.add("- time: ");
+    text.addMeasured(formatNumber(*median / 1e3) + " us");
+    text.add(" (median)\n");
+    // A static cost is not a time: no rates from it.
+    if (!report.hasStaticCost()) {
+      text.add("- compute: ");
+      text.addMeasured(formatNumber(report.work.flops / *median) +
+                       " GFLOP/s");
+      text.add("\n- memory traffic: ");
+      text.addMeasured(formatNumber(report.work.bytes / *median) + " GB/s");
+      text.add("\n");
     }
-  if (std::optional<double> gflops = object->getNumber("gflops")) {
-    text.add("- compute: ");
-    text.addMeasured(formatNumber(*gflops) + " GFLOP/s");
-    text.add("\n");
   }
-  if (std::optional<double> gbps = object->getNumber("gbps")) {
-    text.add("- memory traffic: ");
-    text.addMeasured(formatNumber(*gbps) + " GB/s");
-    text.add("\n");
-  }
-  if (std::optional<llvm::StringRef> bound = object->getString("bound")) {
+  if (!report.bound.empty()) {
     text.add("- bound: ");
-    text.addMeasured(*bound);
+    text.addMeasured(report.bound);
     text.add("\n");
   }
-  if (std::optional<double> error = object->getNumber("max_abs_err")) {
-    text.add("- max abs error vs reference: ");
-    text.addMeasured(formatNumber(*error));
-    text.add("\n");
-  }
-  if (const llvm::json::Object *counters = object->getObject("counters")) {
-    double cycles = counters->getNumber("cycles").value_or(0);
-    double instructions = counters->getNumber("instructions").value_or(0);
+  text.add("- max abs error vs reference: ");
+  text.addMeasured(formatNumber(report.maxAbsError));
+  text.add("\n");
+  if (report.counters.count("cycles")) {
+    auto counter = [&](llvm::StringRef name) {
+      auto found = report.counters.find(name.str());
+      return found == report.counters.end() ? 0.0 : found->second;
+    };
+    double cycles = counter("cycles");
     text.add("- hardware counters per call: ");
     text.addMeasured(
         llvm::formatv("{0:f0} cycles, IPC {1:f2}, {2:f0} cache "
                       "misses",
-                      cycles, instructions / std::max(1.0, cycles),
-                      counters->getNumber("cache_misses").value_or(0))
+                      cycles, counter("instructions") / std::max(1.0, cycles),
+                      counter("cache_misses"))
             .str());
     text.add("\n");
   }
-  if (const llvm::json::Array *profile = object->getArray("profile")) {
+  if (report.profiled) {
     text.add("- time shares by region:");
-    for (const llvm::json::Value &region : *profile)
-      if (const llvm::json::Object *entry = region.getAsObject()) {
-        text.add(" ");
-        text.add(entry->getString("region").value_or("?"));
-        text.add("=");
-        text.addMeasured(
-            formatNumber(entry->getNumber("share").value_or(0) * 100) + "%");
-      }
+    for (const ke::eval::EvaluationReport::Region &region : report.regions) {
+      text.add(" ");
+      text.add(region.name);
+      text.add("=");
+      text.addMeasured(formatNumber(region.share * 100) + "%");
+    }
     text.add("\n");
   }
 }
@@ -152,15 +151,8 @@ void addNodeRow(PromptText &text, const NodeView &node) {
 }
 
 llvm::StringRef describeTarget(llvm::StringRef target) {
-  if (target == "cpu")
-    return "the host CPU (x86-64, AVX-512), JIT-compiled through MLIR's LLVM "
-           "lowering; scf.forall runs on OpenMP threads";
-  if (target == "nvgpu")
-    return "an NVIDIA GPU (sm_90), through NVVM to PTX";
-  if (target == "amdgpu")
-    return "an AMD GPU (gfx942), through ROCDL to AMDGCN";
-  if (target == "riscv")
-    return "RISC-V rv64gcv (RVV 1.0), run under qemu";
+  if (const ke::TargetInfo *info = ke::lookupTarget(target.str()))
+    return llvm::StringRef(info->description.data(), info->description.size());
   return "an unknown target";
 }
 } // namespace

@@ -1,6 +1,7 @@
 //===- GPUBundle.cpp - a compiled GPU kernel that travels -----------------===//
 
 #include "ke/Runtime/GPUBundle.h"
+#include "ke/Target/TargetInfo.h"
 #include "ke/Runtime/GPUDriver.h"
 
 #include <algorithm>
@@ -12,6 +13,12 @@
 #include <map>
 #include <sstream>
 
+
+/// Whether `name` is the registry's target of `kind`.
+static bool isTargetKind(const std::string &name, ke::TargetKind kind) {
+  const ke::TargetInfo *info = ke::lookupTarget(name);
+  return info && info->kind == kind;
+}
 using namespace ke::runtime;
 
 int64_t BundleTensor::getNumElements() const {
@@ -37,7 +44,7 @@ std::string BundleManifest::write() const {
   os << "ke-gpu-bundle 1\n";
   // Only where it is not the default, so runners older than the key still
   // read NVIDIA bundles.
-  if (target != "nvgpu")
+  if (!isTargetKind(target, ke::TargetKind::NVGPU))
     os << "target " << target << "\n";
   os << "kernel " << kernel << "\ntolerance " << atol << " "
      << rtol << "\nseeds " << seeds << "\n";
@@ -81,7 +88,8 @@ BundleManifest BundleManifest::read(const std::string &text,
       }
     } else if (key == "target") {
       words >> manifest.target;
-      if (manifest.target != "nvgpu" && manifest.target != "amdgpu") {
+      const ke::TargetInfo *info = ke::lookupTarget(manifest.target);
+      if (!info || !info->isGPU()) {
         error = "line " + std::to_string(number) + ": unknown target '" +
                 manifest.target + "' (nvgpu or amdgpu)";
         return manifest;
@@ -311,7 +319,7 @@ std::string BundleResult::toJSON() const {
        << ",\"runs\":" << runs << "}";
   else
     os << ",\"time_ns\":null";
-  os << ",\"time_source\":\"" << (target == "amdgpu" ? "HIP" : "CUDA")
+  os << ",\"time_source\":\"" << (isTargetKind(target, ke::TargetKind::AMDGPU) ? "HIP" : "CUDA")
      << " events around the kernel's stream, L2 "
         "flushed before each run\"";
   if (!profile.empty()) {
@@ -375,8 +383,9 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     result.error = "bundle: " + problem;
     return result;
   }
-  selectGPUVendor(manifest.target == "amdgpu" ? GPUVendor::AMD
-                                              : GPUVendor::NVIDIA);
+  selectGPUVendor(isTargetKind(manifest.target, ke::TargetKind::AMDGPU)
+                      ? GPUVendor::AMD
+                      : GPUVendor::NVIDIA);
   const GPUDriver *cuda = getGPUDriver(&problem);
   if (!cuda) {
     result.error = "target: " + problem;

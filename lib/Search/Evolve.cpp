@@ -20,6 +20,7 @@
 #include "ke/Store/Store.h"
 #include "ke/Support/DiagnosticCollector.h"
 #include "ke/Target/CPUPipeline.h"
+#include "ke/Target/TargetInfo.h"
 #include "ke/Transforms/Passes.h"
 #include "ke/Transforms/TileAndVectorize.h"
 
@@ -66,14 +67,16 @@ std::string hashText(llvm::StringRef text) {
 /// The in-process part of the cheap checks: does a copy of the candidate
 /// lower for the target and translate to LLVM IR? A failure costs no
 /// subprocess. Empty if it does.
-std::string checkLowers(ModuleOp candidate, bool threads) {
+std::string checkLowers(ModuleOp candidate, const TargetInfo &target) {
   OwningOpRef<ModuleOp> copy = cast<ModuleOp>(candidate->clone());
   MLIRContext *context = candidate.getContext();
   ke::DiagnosticCollector diagnostics(context);
   PassManager pm(context, ModuleOp::getOperationName());
   LowerCPUOptions options;
   options.naive = true; // the candidate carries its own schedule
-  options.threads = threads;
+  // Only the host JIT has an OpenMP runtime; GPU candidates are checked on
+  // the CPU like ke-run checks them.
+  options.threads = target.runsInProcess();
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   if (failed(buildLowerCPUPipeline(pm, options, errorStream)))
@@ -169,6 +172,7 @@ private:
   std::string keRun, workDirectory;
   std::vector<KernelSummary> summaries;
   std::shared_ptr<propose::LLMSession> llmSession;
+  const TargetInfo *targetInfo = nullptr;
 };
 
 std::string EvolvePass::optionsJson() const {
@@ -289,13 +293,13 @@ void EvolvePass::reportProgress(const KernelSummary &summary, double best,
 
 void EvolvePass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (!llvm::is_contained(KernelOp::getKnownTargets(), target)) {
+  targetInfo = lookupTarget(target.getValue());
+  if (!targetInfo) {
     module.emitError() << "ke-evolve: unknown target '" << target
-                       << "'; expected one of "
-                       << llvm::join(KernelOp::getKnownTargets(), ", ");
+                       << "'; expected one of " << getTargetNameList();
     return signalPassFailure();
   }
-  if (target == "riscv") {
+  if (targetInfo->runner == RunnerKind::Emulator) {
     if (llvm::Error error = eval::checkRISCVTools()) {
       module.emitError() << "ke-evolve: " << llvm::toString(std::move(error));
       return signalPassFailure();
@@ -635,7 +639,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   // The floor: ke's default lowering is always measured, so the search's
   // output is never slower than what ke does without searching. CPU targets
   // only: on GPUs every candidate already starts from the default pipeline.
-  if (!floor && (target == "cpu" || target == "riscv")) {
+  if (!floor && targetInfo->hasSearchFloor()) {
     store::NodeRecord node;
     node.run = run;
     node.kernel = record.id;
@@ -647,7 +651,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     if (succeeded(lowered)) {
       node.payloadIR = printOp(**lowered);
       node.irHash = hashText(node.payloadIR);
-      problem = checkLowers(**lowered, target == "cpu");
+      problem = checkLowers(**lowered, *targetInfo);
     }
     std::optional<eval::EvaluationResult> result;
     if (problem.empty()) {
@@ -682,17 +686,15 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     ownedProposer = std::move(*fileProposer);
     arms.push_back(ownedProposer.get());
   } else {
-    bool gpu = target == "nvgpu" || target == "amdgpu";
-    if (proposer != "llm" && gpu) {
+    if (proposer != "llm" && targetInfo->isGPU()) {
       // On GPUs the library's space is the thread-block shape.
       ownedProposer = std::make_unique<propose::GPUBlockProposer>();
       arms.push_back(ownedProposer.get());
     } else if (proposer != "llm") {
-      // RISC-V: no thread runtime, 8-float vectors (LMUL 1 at VLEN 256).
       auto library = std::make_unique<propose::TransformLibraryProposer>(
           seed * 7919 + kernelIndex * 104729 + summary.evaluated,
-          target == "riscv" ? 1u : std::max(1u, threads.getValue()),
-          target == "riscv" ? 8 : 16);
+          targetInfo->hasThreads ? std::max(1u, threads.getValue()) : 1u,
+          targetInfo->libraryCandidates);
       if (skills && warmStart && recorded->empty())
         addWarmStart(*library, shapes, opKinds);
       ownedProposer = std::move(library);
@@ -812,7 +814,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
         continue; // identical IR is never evaluated twice
       }
       if (problem.empty())
-        problem = checkLowers(*candidateModule, target == "cpu");
+        problem = checkLowers(*candidateModule, *targetInfo);
       if (!problem.empty()) {
         node.status = "failed";
         node.error = problem;
