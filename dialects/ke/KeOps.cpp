@@ -40,6 +40,31 @@ ArrayRef<StringRef> KernelOp::getKnownTargets() {
   return names;
 }
 
+LogicalResult KernelOp::outlineTaggedFunctions(ModuleOp module,
+                                               StringRef target) {
+  SmallVector<func::FuncOp> tagged;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (function->hasAttr(KeDialect::kKernelAttrName))
+      tagged.push_back(function);
+  for (func::FuncOp function : tagged) {
+    if (function.isExternal())
+      return function.emitError() << "kernel '@" << function.getSymName()
+                                  << "' has no body to optimize";
+    if (!mlir::SymbolTable::symbolKnownUseEmpty(function, module))
+      return function.emitError()
+             << "kernel '@" << function.getSymName()
+             << "' is referenced elsewhere in the module and cannot be "
+                "outlined into a ke.kernel";
+    OpBuilder builder(function);
+    auto kernel =
+        KernelOp::create(builder, function.getLoc(), function.getSymName(),
+                         target);
+    function->moveBefore(&kernel.getBody().front(),
+                         kernel.getBody().front().end());
+  }
+  return success();
+}
+
 func::FuncOp KernelOp::getReference() {
   auto functions = getBody().front().getOps<func::FuncOp>();
   return functions.empty() ? func::FuncOp() : *functions.begin();

@@ -68,6 +68,12 @@ def Ke_KernelOp : Ke_Op<"kernel", [
     CandidateOp getBestCandidate();
     /// The targets a kernel may name.
     static llvm::ArrayRef<llvm::StringRef> getKnownTargets();
+    /// Moves every func.func of `module` tagged ke.kernel into a new
+    /// ke.kernel of the same name as its reference; fails, after a
+    /// diagnostic, on a tagged function without body or one still
+    /// referenced elsewhere (its symbol moves into the kernel).
+    static llvm::LogicalResult outlineTaggedFunctions(mlir::ModuleOp module,
+                                                      llvm::StringRef target);
   }];
 }
 

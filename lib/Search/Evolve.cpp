@@ -12,14 +12,14 @@
 #include "ke/KeDialect.h"
 #include "ke/Propose/Candidate.h"
 #include "ke/Propose/FileProposer.h"
-#include "ke/Propose/GPUBlockProposer.h"
 #include "ke/Propose/LLMSession.h"
 #include "ke/Propose/TransformLibraryProposer.h"
 #include "ke/Search/ProposerBandit.h"
+#include "ke/Search/SearchSession.h"
+#include "ke/Search/SearchSummary.h"
 #include "ke/Search/SearchTree.h"
+#include "ke/Search/SkillMemory.h"
 #include "ke/Store/Store.h"
-#include "ke/Support/DiagnosticCollector.h"
-#include "ke/Target/CPUPipeline.h"
 #include "ke/Target/TargetInfo.h"
 #include "ke/Transforms/Passes.h"
 #include "ke/Transforms/TileAndVectorize.h"
@@ -32,18 +32,11 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 
 #include <chrono>
 #include <cmath>
@@ -55,116 +48,66 @@ namespace ke {
 
 using namespace mlir;
 using namespace ke;
+using namespace ke::search;
 using ke::propose::MemoryOperator;
 
 namespace {
 using Clock = std::chrono::steady_clock;
 
-std::string hashText(llvm::StringRef text) {
-  return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true);
-}
-
-/// The in-process part of the cheap checks: does a copy of the candidate
-/// lower for the target and translate to LLVM IR? A failure costs no
-/// subprocess. Empty if it does.
-std::string checkLowers(ModuleOp candidate, const TargetInfo &target) {
-  OwningOpRef<ModuleOp> copy = cast<ModuleOp>(candidate->clone());
-  MLIRContext *context = candidate.getContext();
-  ke::DiagnosticCollector diagnostics(context);
-  PassManager pm(context, ModuleOp::getOperationName());
-  LowerCPUOptions options;
-  options.naive = true; // the candidate carries its own schedule
-  // Only the host JIT has an OpenMP runtime; GPU candidates are checked on
-  // the CPU like ke-run checks them.
-  options.threads = target.runsInProcess();
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  if (failed(buildLowerCPUPipeline(pm, options, errorStream)))
-    return "lower: " + errors;
-  if (failed(pm.run(*copy)))
-    return "lower: " + diagnostics.str();
-  // Translation to LLVM IR catches what the passes let through (ops with no
-  // CPU lowering); machine code generation is left to ke-run.
-  llvm::LLVMContext llvmContext;
-  if (!translateModuleToLLVMIR(*copy, llvmContext))
-    return "jit: " + diagnostics.str();
-  return "";
-}
-
 /// The proposer name of the floor node: ke's default lowering of the kernel,
 /// measured like any candidate so the search never returns something slower.
 constexpr llvm::StringLiteral kFloorProposer = "default";
 
-/// The base with ke's default CPU schedule applied (what `ke-run` without
-/// `--naive` does), as a module of its own, or why it could not be built.
-FailureOr<OwningOpRef<ModuleOp>> buildDefaultLowering(func::FuncOp base,
-                                                      int64_t vectorWidth,
-                                                      std::string &problem) {
-  MLIRContext *context = base.getContext();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(base.getLoc());
-  module->push_back(cast<func::FuncOp>(base->clone()));
-  ke::DiagnosticCollector diagnostics(context);
-  PassManager pm(context, ModuleOp::getOperationName());
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePassPipeline(
-          llvm::formatv("func.func(ke-tile-and-vectorize{{vector-width={0}},"
-                        "canonicalize,cse)",
-                        vectorWidth)
-              .str(),
-          pm, errorStream))) {
-    problem = "cannot build the default schedule: " + errors;
-    return failure();
+/// The search tree with its records, as a proposal context reads it.
+class EvolveTreeView : public CandidateTreeView {
+public:
+  EvolveTreeView(const SearchTree &tree,
+                 const std::vector<store::NodeRecord> &nodes)
+      : tree(tree), nodes(nodes) {}
+  size_t size() const override { return nodes.size(); }
+  std::optional<size_t> getParent(size_t node) const override {
+    return tree.getNode(node).parent;
   }
-  if (failed(pm.run(*module))) {
-    problem = "the default schedule does not apply: " + diagnostics.str();
-    return failure();
+  bool isCorrect(size_t node) const override {
+    return node != 0 && nodes[node].status == "correct";
   }
-  return std::move(module);
-}
+  double getSpeedup(size_t node) const override {
+    return tree.getNode(node).speedup;
+  }
+  propose::NodeView getView(size_t index) const override {
+    propose::NodeView node;
+    node.index = index;
+    node.schedule = nodes[index].schedule;
+    node.strategy = nodes[index].strategy;
+    node.speedup = tree.getNode(index).speedup;
+    node.correct = index == 0 || nodes[index].status == "correct";
+    node.diagnosis = nodes[index].diagnosis;
+    node.status = nodes[index].status;
+    node.error = nodes[index].error;
+    node.proposer = nodes[index].proposer;
+    node.payloadIR = nodes[index].payloadIR;
+    return node;
+  }
 
-std::string printOp(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op->print(os);
-  return text;
-}
-
-llvm::Error writeFile(llvm::StringRef path, llvm::StringRef contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec);
-  if (ec)
-    return llvm::createStringError(ec, "cannot write '%s'", path.str().c_str());
-  out << contents;
-  return llvm::Error::success();
-}
-
-struct KernelSummary {
-  std::string name;
-  double naiveNs = 0, bestNs = 0, speedup = 1;
-  std::optional<double> defaultNs; ///< the floor, when it was measured
-  int evaluated = 0, correct = 0, failed = 0, incorrect = 0, duplicates = 0;
-  std::string strategy = "(reference)";
-  std::string stopReason;
-  std::string notes; ///< what the search had to do without
+private:
+  const SearchTree &tree;
+  const std::vector<store::NodeRecord> &nodes;
 };
 
 struct EvolvePass : ke::impl::KeEvolveBase<EvolvePass> {
   using Base::Base;
+  template <typename PassT>
+  friend propose::LLMSessionOptions
+  ke::search::getLLMSessionOptions(const PassT &pass);
 
   void runOnOperation() override;
 
 private:
   LogicalResult searchKernel(func::FuncOp kernel, unsigned kernelIndex);
   std::string optionsJson() const;
-  void distilSkill(const store::NodeRecord &child,
-                   const store::NodeRecord &parent, double naiveNs,
-                   llvm::StringRef opKinds, llvm::StringRef rewrite);
-  void addWarmStart(propose::TransformLibraryProposer &library,
-                    llvm::ArrayRef<propose::OpShape> shapes,
-                    llvm::StringRef opKinds);
-  void reportProgress(const KernelSummary &summary, double best, double elapsed,
-                      bool final);
+  void materializeTree(func::FuncOp kernel, const SearchTree &tree,
+                       const std::vector<store::NodeRecord> &nodes,
+                       const std::optional<store::NodeRecord> &floor);
 
   // Shared, not unique: passes are copyable (the pass manager clones them).
   std::shared_ptr<store::Store> database;
@@ -195,100 +138,6 @@ std::string EvolvePass::optionsJson() const {
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
   return text;
-}
-
-void EvolvePass::distilSkill(const store::NodeRecord &child,
-                             const store::NodeRecord &parent, double naiveNs,
-                             llvm::StringRef opKinds, llvm::StringRef rewrite) {
-  double parentNs = parent.timeNs.value_or(naiveNs);
-  if (!child.timeNs || *child.timeNs <= 0 || parentNs / *child.timeNs < 1.05)
-    return;
-  store::SkillRecord skill;
-  skill.run = run;
-  skill.kernel = child.kernel;
-  skill.node = child.id;
-  skill.target = target;
-  skill.opKinds = opKinds.str();
-  skill.proposer = child.proposer;
-  skill.gain = parentNs / *child.timeNs;
-  skill.speedup = child.speedup.value_or(naiveNs / *child.timeNs);
-  skill.schedule = child.schedule;
-  skill.rewrite = rewrite.str();
-  if (!child.schedule.empty())
-    skill.change =
-        "schedule " +
-        (parent.schedule.empty() ? std::string("(none)") : parent.schedule) +
-        " -> " + child.schedule;
-  else
-    skill.change = child.strategy;
-  // Losing a skill loses no search result: warn and go on.
-  auto id = database->addSkill(skill);
-  if (!id)
-    getOperation().emitWarning()
-        << "ke-evolve: " << llvm::toString(id.takeError());
-}
-
-void EvolvePass::addWarmStart(propose::TransformLibraryProposer &library,
-                              llvm::ArrayRef<propose::OpShape> shapes,
-                              llvm::StringRef opKinds) {
-  auto found = database->findSkills(target, opKinds, 64);
-  if (!found) {
-    getOperation().emitWarning()
-        << "ke-evolve: " << llvm::toString(found.takeError());
-    return;
-  }
-  std::vector<store::SkillRecord> candidates;
-  for (store::SkillRecord &skill : *found)
-    if (skill.opKinds == opKinds && !skill.schedule.empty())
-      candidates.push_back(std::move(skill));
-  llvm::stable_sort(candidates, [](const auto &a, const auto &b) {
-    return a.speedup > b.speedup;
-  });
-  llvm::StringSet<> used;
-  unsigned added = 0;
-  for (const store::SkillRecord &skill : candidates) {
-    if (added == 3)
-      break;
-    if (!used.insert(skill.schedule).second)
-      continue;
-    llvm::Expected<propose::Schedule> schedule =
-        propose::Schedule::parse(skill.schedule);
-    if (!schedule) {
-      llvm::consumeError(schedule.takeError());
-      continue;
-    }
-    // Learnt on another shape: it must fit this one.
-    if (llvm::Error error = propose::verifySchedule(*schedule, shapes)) {
-      llvm::consumeError(std::move(error));
-      continue;
-    }
-    library.addWarmStart(
-        *schedule, llvm::formatv("skill {0}, {1:f1}x on run {2}", skill.id,
-                                 skill.speedup, skill.run.value_or(0))
-                       .str());
-    ++added;
-  }
-}
-
-void EvolvePass::reportProgress(const KernelSummary &summary, double best,
-                                double elapsed, bool final) {
-  std::string line = llvm::formatv(
-      "ke-evolve: {0}: evaluated {1}/{2}, correct {3}, best {4:f2}x, "
-      "{5:f0} s",
-      summary.name, summary.evaluated, budget.getValue(), summary.correct, best,
-      elapsed);
-  if (budget > 0 && summary.evaluated > 0 && !final) {
-    double eta =
-        elapsed / summary.evaluated * std::max(0, budget - summary.evaluated);
-    line += llvm::formatv(", ETA {0:f0} s", eta).str();
-  }
-  if (llvm::errs().is_displayed()) {
-    llvm::errs() << "\r\x1b[K" << line;
-    if (final)
-      llvm::errs() << "\n";
-  } else {
-    llvm::errs() << line << "\n";
-  }
 }
 
 void EvolvePass::runOnOperation() {
@@ -405,19 +254,8 @@ void EvolvePass::runOnOperation() {
   }
 
   if (proposer == "llm" || proposer == "mixed") {
-    propose::LLMSessionOptions options;
-    options.config.provider = llmProvider;
-    options.config.model = llmModel;
-    options.config.baseURL = llmBaseURL;
-    options.config.timeoutSeconds = llmTimeout;
-    options.config.maxRetries = llmRetries;
-    options.mode = llmMode;
-    options.extraKnowledge = kb;
-    options.proposer.passages = kbPassages;
+    propose::LLMSessionOptions options = getLLMSessionOptions(*this);
     options.proposer.skills = skills ? 3 : 0;
-    options.proposer.promptTokens = llmPromptTokens;
-    options.proposer.repairs = llmRepairs;
-    options.proposer.tokenBudget = llmMaxTokens;
     std::vector<std::string> warnings;
     auto session = propose::LLMSession::create(*database, run, options,
                                                &getContext(), warnings);
@@ -449,23 +287,7 @@ void EvolvePass::runOnOperation() {
           database->finishRun(run, failedAny ? "failed" : "finished"))
     module.emitWarning() << "ke-evolve: " << llvm::toString(std::move(error));
 
-  llvm::errs() << llvm::formatv("\nke-evolve: run {0} in '{1}'\n", run, db);
-  llvm::errs() << "| kernel | naive (us) | best (us) | speedup | evaluated | "
-                  "correct | incorrect | failed | duplicates | stopped | best "
-                  "strategy | default (us) |\n"
-                  "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const KernelSummary &s : summaries)
-    llvm::errs() << llvm::formatv(
-        "| {0} | {1:f1} | {2:f1} | {3:f2}x | {4} | {5} | {6} | {7} | {8} | "
-        "{9} | {10} | {11} |\n",
-        s.name, s.naiveNs / 1e3, s.bestNs / 1e3, s.speedup, s.evaluated,
-        s.correct, s.incorrect, s.failed, s.duplicates, s.stopReason,
-        s.strategy,
-        s.defaultNs ? llvm::formatv("{0:f1}", *s.defaultNs / 1e3).str()
-                    : std::string("-"));
-  for (const KernelSummary &s : summaries)
-    if (!s.notes.empty())
-      llvm::errs() << "note: " << s.name << ": " << s.notes << "\n";
+  printSummaryTable(run, db, summaries);
   if (failedAny)
     signalPassFailure();
 }
@@ -493,27 +315,17 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     return fail(llvm::toString(std::move(error)));
 
   // The base every schedule applies to: the reference with every op linalg.
-  OwningOpRef<ModuleOp> baseModule = ModuleOp::create(kernel.getLoc());
-  auto base = cast<func::FuncOp>(kernel->clone());
-  baseModule->push_back(base);
-  // A preparation step that fails on this kernel is skipped: the search goes
-  // on without it and says so.
-  std::string skipped;
-  if (llvm::Error error = propose::canonicalizeForScheduling(base, &skipped))
-    return fail(llvm::toString(std::move(error)));
-  if (!skipped.empty()) {
+  llvm::Expected<PreparedKernel> prepared = prepareKernel(kernel, name);
+  if (!prepared)
+    return fail(llvm::toString(prepared.takeError()));
+  if (!prepared->skipped.empty()) {
     kernel.emitWarning() << "ke-evolve: '@" << name
                          << "': searching without a preparation step: "
-                         << skipped;
-    summary.notes = "preparation: " + skipped;
+                         << prepared->skipped;
+    summary.notes = "preparation: " + prepared->skipped;
   }
-  std::vector<propose::OpShape> shapes = propose::describeOps(base);
-  std::string opKinds = propose::describeOpKinds(shapes);
-  std::string signature;
-  {
-    llvm::raw_string_ostream os(signature);
-    os << kernel.getFunctionType();
-  }
+  func::FuncOp base = prepared->base;
+  const std::string &opKinds = prepared->opKinds;
 
   // The kernel's record: found again when resuming.
   auto existing = database->findKernel(run, name);
@@ -570,25 +382,15 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   double naiveNs = *record.naiveTimeNs;
   summary.naiveNs = naiveNs;
 
-  search::SearchTree tree;
+  SearchTree tree;
   // One record per tree node, in tree order; speedups live in the tree.
   std::vector<store::NodeRecord> nodes(1);
   nodes[0].strategy = "(reference)";
   nodes[0].timeNs = naiveNs;
-  nodes[0].payloadIR = printOp(*baseModule);
+  nodes[0].payloadIR = printOp(*prepared->baseModule);
   llvm::StringSet<> seen;
   seen.insert(hashText(printOp(base)));
   llvm::DenseMap<int64_t, size_t> indexOfDbId;
-
-  auto account = [&](const store::NodeRecord &node) {
-    ++summary.evaluated;
-    if (node.status == "correct")
-      ++summary.correct;
-    else if (node.status == "incorrect")
-      ++summary.incorrect;
-    else
-      ++summary.failed;
-  };
 
   // Resuming: rebuild the tree from what was committed.
   auto recorded = database->loadNodes(record.id);
@@ -609,7 +411,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
                                  stored.status == "correct");
     indexOfDbId[stored.id] = index;
     seen.insert(stored.irHash);
-    account(stored);
+    summary.account(stored.status);
     nodes.push_back(stored);
   }
 
@@ -686,18 +488,15 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     ownedProposer = std::move(*fileProposer);
     arms.push_back(ownedProposer.get());
   } else {
-    if (proposer != "llm" && targetInfo->isGPU()) {
-      // On GPUs the library's space is the thread-block shape.
-      ownedProposer = std::make_unique<propose::GPUBlockProposer>();
-      arms.push_back(ownedProposer.get());
-    } else if (proposer != "llm") {
-      auto library = std::make_unique<propose::TransformLibraryProposer>(
-          seed * 7919 + kernelIndex * 104729 + summary.evaluated,
-          targetInfo->hasThreads ? std::max(1u, threads.getValue()) : 1u,
-          targetInfo->libraryCandidates);
-      if (skills && warmStart && recorded->empty())
-        addWarmStart(*library, shapes, opKinds);
-      ownedProposer = std::move(library);
+    if (proposer != "llm") {
+      bool warm = skills && warmStart && recorded->empty();
+      ownedProposer = createLibraryProposer(
+          *targetInfo, seed * 7919 + kernelIndex * 104729 + summary.evaluated,
+          threads, [&](propose::TransformLibraryProposer &library) {
+            if (warm)
+              addWarmStart(*database, target, library, prepared->shapes,
+                           opKinds, getOperation());
+          });
       arms.push_back(ownedProposer.get());
     }
     if (llmSession)
@@ -711,21 +510,6 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   auto elapsed = [&] {
     return std::chrono::duration<double>(Clock::now() - started).count();
   };
-  auto view = [&](size_t index) {
-    propose::NodeView node;
-    node.index = index;
-    node.schedule = nodes[index].schedule;
-    node.strategy = nodes[index].strategy;
-    node.speedup = tree.getNode(index).speedup;
-    node.correct = index == 0 || nodes[index].status == "correct";
-    node.diagnosis = nodes[index].diagnosis;
-    node.status = nodes[index].status;
-    node.error = nodes[index].error;
-    node.proposer = nodes[index].proposer;
-    node.payloadIR = nodes[index].payloadIR;
-    return node;
-  };
-
   int consecutiveEmpty = 0;
   while (true) {
     if (std::optional<std::string> reason = tracker.check(
@@ -736,32 +520,10 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
     size_t parent = tree.selectForExpansion(exploration);
     tree.noteExpansion(parent);
 
-    propose::ProposalContext proposalContext;
-    proposalContext.kernelName = name;
-    proposalContext.target = target;
-    proposalContext.opKinds = opKinds;
-    proposalContext.signature = signature;
-    proposalContext.threads = std::max(1u, threads.getValue());
-    proposalContext.shapes = shapes;
-    proposalContext.parent = view(parent);
-    for (std::optional<size_t> at = tree.getNode(parent).parent; at;
-         at = tree.getNode(*at).parent)
-      proposalContext.trajectory.insert(proposalContext.trajectory.begin(),
-                                        view(*at));
-    for (size_t child : tree.getNode(parent).children)
-      proposalContext.siblings.push_back(view(child));
-    std::vector<size_t> ranked;
-    for (size_t i = 1; i < nodes.size(); ++i)
-      if (nodes[i].status == "correct")
-        ranked.push_back(i);
-    llvm::sort(ranked, [&](size_t a, size_t b) {
-      return tree.getNode(a).speedup > tree.getNode(b).speedup;
-    });
-    for (size_t i = 0; i < std::min<size_t>(4, ranked.size()); ++i)
-      proposalContext.elite.push_back(view(ranked[i]));
     int remaining = budget > 0 ? budget - summary.evaluated : 1 << 30;
-    proposalContext.count =
-        std::max(1, std::min<int>(std::max(1u, workers.getValue()), remaining));
+    propose::ProposalContext proposalContext = makeProposalContext(
+        *prepared, target, threads, EvolveTreeView(tree, nodes), parent,
+        std::max(1, std::min<int>(std::max(1u, workers.getValue()), remaining)));
 
     size_t arm = bandit.select(exploration);
     propose::Proposer &chosen = *arms[arm];
@@ -801,7 +563,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       if (proposal.schedule)
         node.schedule = proposal.schedule->toString();
       propose::BuiltCandidate built =
-          propose::buildCandidate(proposal, base, kernel, shapes);
+          propose::buildCandidate(proposal, base, kernel, prepared->shapes);
       OwningOpRef<ModuleOp> candidateModule = std::move(built.module);
       std::string problem = std::move(built.problem);
       // The schedule applied only in part: what ran is recorded with it.
@@ -853,21 +615,21 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
       double speedup = *committed;
       size_t index = tree.addChild(parent, speedup, node.status == "correct");
       indexOfDbId[node.id] = index;
-      account(node);
+      summary.account(node.status);
       bestOfExpansion = std::max(bestOfExpansion, speedup);
       // A clean-slate proposal was built from the reference: its gain is
       // over the reference, not over the node it hangs under.
       if (skills && speedup > 0)
-        distilSkill(node,
+        distilSkill(*database, run, target, node,
                     node.memoryOperator == "restart" ? nodes[0] : nodes[parent],
-                    naiveNs, opKinds, freshRewrites[i]);
+                    naiveNs, opKinds, freshRewrites[i], getOperation());
       nodes.push_back(std::move(node));
     }
     bandit.record(arm, bestOfExpansion / std::max(1.0, tree.getBestSpeedup()));
     tracker.noteExpansion(tree.getBestSpeedup() > bestBefore);
-    reportProgress(summary, tree.getBestSpeedup(), elapsed(), false);
+    reportProgress(summary, budget, tree.getBestSpeedup(), elapsed(), false);
   }
-  reportProgress(summary, tree.getBestSpeedup(), elapsed(), true);
+  reportProgress(summary, budget, tree.getBestSpeedup(), elapsed(), true);
 
   size_t best = tree.getBestNode();
   summary.speedup = tree.getBestSpeedup();
@@ -884,61 +646,8 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   }
   summaries.push_back(summary);
 
-  OpBuilder builder(kernel);
   if (keepTree) {
-    auto tree_ = KernelOp::create(builder, kernel.getLoc(), name, target);
-    Block &body = tree_.getBody().front();
-    kernel->moveBefore(&body, body.end());
-    OpBuilder inner = OpBuilder::atBlockEnd(&body);
-    // The floor first, then the tree in order; each with its measurements.
-    auto keep = [&](const store::NodeRecord &node, FlatSymbolRefAttr parentRef,
-                    double speedup) {
-      OwningOpRef<ModuleOp> parsed =
-          parseSourceString<ModuleOp>(node.payloadIR, context);
-      // Nodes that failed before they had IR have no function to keep.
-      if (!parsed || parsed->getOps<func::FuncOp>().empty())
-        return;
-      auto payload = *parsed->getOps<func::FuncOp>().begin();
-      payload->remove();
-      payload.setSymName("payload");
-      for (NamedAttribute attr :
-           llvm::to_vector(payload->getDiscardableAttrs()))
-        if (!KeDialect::isGPUScheduleAttr(attr.getName().getValue()))
-          payload->removeAttr(attr.getName());
-      CandidateStatus status =
-          node.status == "correct"     ? CandidateStatus::Correct
-          : node.status == "incorrect" ? CandidateStatus::Incorrect
-                                       : CandidateStatus::Failed;
-      SmallVector<NamedAttribute> metrics;
-      if (node.timeNs)
-        metrics.push_back(builder.getNamedAttr(
-            "time_ns", builder.getF64FloatAttr(*node.timeNs)));
-      if (node.status == "correct")
-        metrics.push_back(
-            builder.getNamedAttr("speedup", builder.getF64FloatAttr(speedup)));
-      auto candidate = CandidateOp::create(
-          inner, kernel.getLoc(),
-          builder.getStringAttr(llvm::formatv("n{0}", node.id).str()),
-          parentRef, builder.getStringAttr(node.proposer),
-          CandidateStatusAttr::get(context, status),
-          builder.getStringAttr(node.strategy),
-          metrics.empty() ? DictionaryAttr()
-                          : builder.getDictionaryAttr(metrics));
-      candidate.getBody().push_back(new Block());
-      candidate.getBody().front().push_back(payload);
-    };
-    if (floor)
-      keep(*floor, FlatSymbolRefAttr(), floor->speedup.value_or(0.0));
-    for (size_t i = 1; i < nodes.size(); ++i) {
-      size_t parentIndex = *tree.getNode(i).parent;
-      FlatSymbolRefAttr parentRef =
-          parentIndex == 0
-              ? FlatSymbolRefAttr()
-              : FlatSymbolRefAttr::get(
-                    context,
-                    llvm::formatv("n{0}", nodes[parentIndex].id).str());
-      keep(nodes[i], parentRef, tree.getNode(i).speedup);
-    }
+    materializeTree(kernel, tree, nodes, floor);
     return success();
   }
   if (!chosen)
@@ -948,6 +657,7 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   if (!parsed || parsed->getOps<func::FuncOp>().empty())
     return fail("cannot re-read the best candidate");
   auto payload = *parsed->getOps<func::FuncOp>().begin();
+  OpBuilder builder(kernel);
   kernel.getBody().getBlocks().clear();
   kernel.getBody().takeBody(payload.getBody());
   // The GPU schedule knobs travel with the body they were measured with.
@@ -960,5 +670,54 @@ LogicalResult EvolvePass::searchKernel(func::FuncOp kernel,
   kernel->setAttr(KeDialect::kStrategyAttrName,
                   builder.getStringAttr(chosen->strategy));
   return success();
+}
+/// The search as IR: a ke.kernel holding the reference, the floor and every
+/// evaluated node as a ke.candidate with its measurements.
+void EvolvePass::materializeTree(func::FuncOp kernel, const SearchTree &tree,
+                                 const std::vector<store::NodeRecord> &nodes,
+                                 const std::optional<store::NodeRecord> &floor) {
+  MLIRContext *context = &getContext();
+  OpBuilder builder(kernel);
+  std::string name = kernel.getSymName().str();
+  auto kernelOp = KernelOp::create(builder, kernel.getLoc(), name, target);
+  Block &body = kernelOp.getBody().front();
+  kernel->moveBefore(&body, body.end());
+  auto keep = [&](const store::NodeRecord &node, FlatSymbolRefAttr parentRef,
+                  double speedup) {
+    OwningOpRef<ModuleOp> parsed =
+        parseSourceString<ModuleOp>(node.payloadIR, context);
+    // Nodes that failed before they had IR have no function to keep.
+    if (!parsed || parsed->getOps<func::FuncOp>().empty())
+      return;
+    auto payload = *parsed->getOps<func::FuncOp>().begin();
+    for (NamedAttribute attr : llvm::to_vector(payload->getDiscardableAttrs()))
+      if (!KeDialect::isGPUScheduleAttr(attr.getName().getValue()))
+        payload->removeAttr(attr.getName());
+    CandidateStatus status = parseCandidateStatus(node.status);
+    SmallVector<NamedAttribute> metrics;
+    if (node.timeNs)
+      metrics.push_back(builder.getNamedAttr(
+          "time_ns", builder.getF64FloatAttr(*node.timeNs)));
+    if (status == CandidateStatus::Correct)
+      metrics.push_back(
+          builder.getNamedAttr("speedup", builder.getF64FloatAttr(speedup)));
+    appendCandidate(kernelOp, llvm::formatv("n{0}", node.id).str(), parentRef,
+                    node.proposer, status, node.strategy,
+                    metrics.empty() ? DictionaryAttr()
+                                    : builder.getDictionaryAttr(metrics),
+                    payload);
+  };
+  // The floor first, then the tree in order; each with its measurements.
+  if (floor)
+    keep(*floor, FlatSymbolRefAttr(), floor->speedup.value_or(0.0));
+  for (size_t i = 1; i < nodes.size(); ++i) {
+    size_t parentIndex = *tree.getNode(i).parent;
+    FlatSymbolRefAttr parentRef =
+        parentIndex == 0
+            ? FlatSymbolRefAttr()
+            : FlatSymbolRefAttr::get(
+                  context, llvm::formatv("n{0}", nodes[parentIndex].id).str());
+    keep(nodes[i], parentRef, tree.getNode(i).speedup);
+  }
 }
 } // namespace

@@ -14,21 +14,21 @@ const std::vector<TargetInfo> &ke::getTargets() {
        "the host CPU (x86-64, AVX-512), JIT-compiled through MLIR's LLVM "
        "lowering; scf.forall runs on OpenMP threads",
        RunnerKind::HostJIT, /*defaultVectorWidth=*/8, /*hasThreads=*/true,
-       /*libraryCandidates=*/16, GPULimits{}},
+       /*maxVectorWidth=*/16, GPULimits{}},
       // H100 SXM: 132 SMs, 227 KB of shared memory per block.
       {TargetKind::NVGPU, "nvgpu", "an NVIDIA GPU (sm_90), through NVVM to PTX",
        RunnerKind::GPU, /*defaultVectorWidth=*/4, /*hasThreads=*/true,
-       /*libraryCandidates=*/16,
+       /*maxVectorWidth=*/4,
        GPULimits{"sm_90", 132, 32, 1024, 232448, 255}},
       // MI300X: 304 CUs, 64 KB of LDS per workgroup, 64-wide wavefronts.
       {TargetKind::AMDGPU, "amdgpu",
        "an AMD GPU (gfx942), through ROCDL to AMDGCN", RunnerKind::GPU,
        /*defaultVectorWidth=*/4, /*hasThreads=*/true,
-       /*libraryCandidates=*/16, GPULimits{"gfx942", 304, 64, 1024, 65536, 512}},
+       /*maxVectorWidth=*/4, GPULimits{"gfx942", 304, 64, 1024, 65536, 512}},
       // No thread runtime; 8-float vectors are LMUL 1 at VLEN 256.
       {TargetKind::RISCV, "riscv", "RISC-V rv64gcv (RVV 1.0), run under qemu",
        RunnerKind::Emulator, /*defaultVectorWidth=*/8, /*hasThreads=*/false,
-       /*libraryCandidates=*/8, GPULimits{}},
+       /*maxVectorWidth=*/8, GPULimits{}},
   };
   return targets;
 }

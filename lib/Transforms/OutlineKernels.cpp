@@ -30,30 +30,8 @@ struct OutlineKernelsPass : ke::impl::KeOutlineKernelsBase<OutlineKernelsPass> {
                          << llvm::join(ke::KernelOp::getKnownTargets(), ", ");
       return signalPassFailure();
     }
-    SmallVector<func::FuncOp> kernels;
-    for (auto function : module.getOps<func::FuncOp>())
-      if (function->hasAttr(ke::KeDialect::kKernelAttrName))
-        kernels.push_back(function);
-
-    for (func::FuncOp function : kernels) {
-      if (function.isExternal()) {
-        function.emitError() << "kernel '@" << function.getSymName()
-                             << "' has no body to optimize";
-        return signalPassFailure();
-      }
-      if (!SymbolTable::symbolKnownUseEmpty(function, module)) {
-        function.emitError()
-            << "kernel '@" << function.getSymName()
-            << "' is referenced elsewhere in the module and cannot be "
-               "outlined into a ke.kernel";
-        return signalPassFailure();
-      }
-      OpBuilder builder(function);
-      auto kernel = ke::KernelOp::create(builder, function.getLoc(),
-                                         function.getSymName(), target);
-      function->moveBefore(&kernel.getBody().front(),
-                           kernel.getBody().front().end());
-    }
+    if (failed(ke::KernelOp::outlineTaggedFunctions(module, target)))
+      return signalPassFailure();
   }
 };
 } // namespace

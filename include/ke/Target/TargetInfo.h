@@ -47,8 +47,8 @@ struct TargetInfo {
   int defaultVectorWidth;
   /// Whether scf.forall may run on threads (an OpenMP runtime exists).
   bool hasThreads;
-  /// Candidates the transform library keeps per kernel shape.
-  unsigned libraryCandidates;
+  /// The widest vector the transform library proposes.
+  int maxVectorWidth;
   GPULimits gpu; ///< GPU targets only
 
   bool isGPU() const { return runner == RunnerKind::GPU; }
