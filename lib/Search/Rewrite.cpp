@@ -1,4 +1,4 @@
-//===- RewritePass.cpp - ke-rewrite: one round of proposals ---------------===//
+//===- Rewrite.cpp - ke-rewrite: one round of proposals -------------------===//
 //
 // The expansion step of ke-evolve without the evaluation: every node of
 // every ke.kernel gets children from the library or the LLM, verified and
@@ -10,6 +10,8 @@
 #include "ke/Propose/Candidate.h"
 #include "ke/Propose/LLMSession.h"
 #include "ke/Propose/TransformLibraryProposer.h"
+#include "ke/Search/SearchSession.h"
+#include "ke/Target/TargetInfo.h"
 #include "ke/Store/Store.h"
 #include "ke/Transforms/Passes.h"
 
@@ -33,13 +35,6 @@ using namespace mlir;
 using namespace ke;
 
 namespace {
-std::string printOp(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  op->print(os);
-  return text;
-}
-
 /// A payload's text independent of where it sits (nested ops print with
 /// their parent's context otherwise), for deduplication.
 std::string printPayload(func::FuncOp payload) {
@@ -58,7 +53,7 @@ propose::NodeView viewOf(size_t index, func::FuncOp payload,
   auto copy = cast<func::FuncOp>(payload->clone());
   copy.setSymName(kernelName);
   module->push_back(copy);
-  view.payloadIR = printOp(*module);
+  view.payloadIR = search::printOp(*module);
   if (!candidate) {
     view.strategy = "(reference)";
     view.correct = true;
@@ -100,8 +95,35 @@ propose::NodeView viewOf(size_t index, func::FuncOp payload,
   return view;
 }
 
+/// The candidates a ke.kernel holds, as a proposal context reads them.
+class RewriteTreeView : public search::CandidateTreeView {
+public:
+  RewriteTreeView(
+      const std::vector<propose::NodeView> &views,
+      llvm::function_ref<std::optional<size_t>(size_t)> parentOf)
+      : views(views), parentOf(parentOf) {}
+  size_t size() const override { return views.size(); }
+  std::optional<size_t> getParent(size_t node) const override {
+    return parentOf(node);
+  }
+  propose::NodeView getView(size_t node) const override {
+    return views[node];
+  }
+  bool isCorrect(size_t node) const override { return views[node].correct; }
+  double getSpeedup(size_t node) const override {
+    return views[node].speedup;
+  }
+
+private:
+  const std::vector<propose::NodeView> &views;
+  llvm::function_ref<std::optional<size_t>(size_t)> parentOf;
+};
+
 struct RewritePass : ke::impl::KeRewriteBase<RewritePass> {
   using Base::Base;
+  template <typename PassT>
+  friend propose::LLMSessionOptions
+  ke::search::getLLMSessionOptions(const PassT &pass);
   void runOnOperation() override;
 
 private:
@@ -115,23 +137,16 @@ void RewritePass::runOnOperation() {
                        << "'; expected library or llm";
     return signalPassFailure();
   }
-  if (!llvm::is_contained(KernelOp::getKnownTargets(), target)) {
+  const TargetInfo *targetInfo = lookupTarget(target.getValue());
+  if (!targetInfo) {
     module.emitError() << "ke-rewrite: unknown target '" << target
-                       << "'; expected one of "
-                       << llvm::join(KernelOp::getKnownTargets(), ", ");
+                       << "'; expected one of " << getTargetNameList();
     return signalPassFailure();
   }
 
   // Tagged functions become kernels holding them as their reference.
-  for (auto function : llvm::to_vector(module.getOps<func::FuncOp>())) {
-    if (!function->hasAttr(KeDialect::kKernelAttrName) || function.isExternal())
-      continue;
-    OpBuilder builder(function);
-    auto kernel = KernelOp::create(builder, function.getLoc(),
-                                   function.getSymName(), target);
-    Block &body = kernel.getBody().front();
-    function->moveBefore(&body, body.end());
-  }
+  if (failed(KernelOp::outlineTaggedFunctions(module, target)))
+    return signalPassFailure();
 
   std::unique_ptr<store::Store> database;
   std::unique_ptr<propose::LLMSession> session;
@@ -145,18 +160,7 @@ void RewritePass::runOnOperation() {
       return signalPassFailure();
     }
     database = std::move(*opened);
-    propose::LLMSessionOptions options;
-    options.config.provider = llmProvider;
-    options.config.model = llmModel;
-    options.config.baseURL = llmBaseURL;
-    options.config.timeoutSeconds = llmTimeout;
-    options.config.maxRetries = llmRetries;
-    options.mode = llmMode;
-    options.extraKnowledge = kb;
-    options.proposer.passages = kbPassages;
-    options.proposer.promptTokens = llmPromptTokens;
-    options.proposer.repairs = llmRepairs;
-    options.proposer.tokenBudget = llmMaxTokens;
+    propose::LLMSessionOptions options = search::getLLMSessionOptions(*this);
     std::vector<std::string> warnings;
     auto created = propose::LLMSession::create(*database, std::nullopt, options,
                                                &getContext(), warnings);
@@ -170,8 +174,7 @@ void RewritePass::runOnOperation() {
     session = std::move(*created);
     chosen = &session->getProposer();
   } else {
-    library = std::make_unique<propose::TransformLibraryProposer>(
-        seed, std::max(1u, threads.getValue()));
+    library = search::createLibraryProposer(*targetInfo, seed, threads);
     chosen = library.get();
   }
 
@@ -184,32 +187,23 @@ LogicalResult RewritePass::rewriteKernel(KernelOp kernel,
                                          propose::Proposer &proposer) {
   func::FuncOp reference = kernel.getReference();
   std::string name = kernel.getSymName().str();
-  OwningOpRef<ModuleOp> baseModule = ModuleOp::create(kernel.getLoc());
-  auto base = cast<func::FuncOp>(reference->clone());
-  base.setSymName(name);
-  baseModule->push_back(base);
-  std::string skipped;
-  if (llvm::Error error = propose::canonicalizeForScheduling(base, &skipped)) {
+  llvm::Expected<search::PreparedKernel> prepared =
+      search::prepareKernel(reference, name);
+  if (!prepared) {
     kernel.emitError() << "ke-rewrite: '@" << name
-                       << "': " << llvm::toString(std::move(error));
+                       << "': " << llvm::toString(prepared.takeError());
     return failure();
   }
-  if (!skipped.empty())
+  if (!prepared->skipped.empty())
     kernel.emitWarning() << "ke-rewrite: '@" << name
                          << "': proposing without a preparation step: "
-                         << skipped;
-  std::vector<propose::OpShape> shapes = propose::describeOps(base);
-  std::string signature;
-  {
-    llvm::raw_string_ostream os(signature);
-    os << reference.getFunctionType();
-  }
+                         << prepared->skipped;
 
   // Node 0 is the reference, then the candidates in order.
   SmallVector<CandidateOp> candidates = llvm::to_vector(kernel.getCandidates());
   std::vector<propose::NodeView> views;
   views.push_back(viewOf(0, reference, name, CandidateOp()));
-  views.back().payloadIR = printOp(*baseModule);
+  views.back().payloadIR = search::printOp(*prepared->baseModule);
   llvm::StringMap<size_t> indexOf;
   for (auto [i, candidate] : llvm::enumerate(candidates)) {
     views.push_back(viewOf(i + 1, candidate.getPayload(), name, candidate));
@@ -221,47 +215,20 @@ LogicalResult RewritePass::rewriteKernel(KernelOp kernel,
     std::optional<StringRef> from = candidates[index - 1].getParent();
     return from ? indexOf.lookup(*from) : 0;
   };
-  std::vector<size_t> elite;
-  for (size_t i = 1; i < views.size(); ++i)
-    if (views[i].correct)
-      elite.push_back(i);
-  llvm::stable_sort(elite, [&](size_t a, size_t b) {
-    return views[a].speedup > views[b].speedup;
-  });
-  if (elite.size() > 4)
-    elite.resize(4);
-
+  RewriteTreeView tree(views, parentOf);
   llvm::StringSet<> names, payloads;
   for (CandidateOp candidate : candidates) {
     names.insert(candidate.getSymName());
     payloads.insert(printPayload(candidate.getPayload()));
   }
   unsigned nextName = 0;
-  OpBuilder builder = OpBuilder::atBlockEnd(&kernel.getBody().front());
-  MLIRContext *context = &getContext();
 
   for (size_t index = 0; index < views.size(); ++index) {
     if (index > 0 && !views[index].correct &&
         views[index].status != "unevaluated")
       continue;
-    propose::ProposalContext proposalContext;
-    proposalContext.kernelName = name;
-    proposalContext.target = kernel.getTarget().str();
-    proposalContext.opKinds = propose::describeOpKinds(shapes);
-    proposalContext.signature = signature;
-    proposalContext.threads = std::max(1u, threads.getValue());
-    proposalContext.shapes = shapes;
-    proposalContext.parent = views[index];
-    for (std::optional<size_t> at = parentOf(index); at; at = parentOf(*at))
-      proposalContext.trajectory.insert(proposalContext.trajectory.begin(),
-                                        views[*at]);
-    for (size_t i = 1; i < views.size(); ++i)
-      if (parentOf(i) == index)
-        proposalContext.siblings.push_back(views[i]);
-    for (size_t i : elite)
-      proposalContext.elite.push_back(views[i]);
-    proposalContext.count = std::max(1u, count.getValue());
-
+    propose::ProposalContext proposalContext = search::makeProposalContext(
+        *prepared, kernel.getTarget(), threads, tree, index, count);
     std::vector<propose::Proposal> proposals =
         proposer.propose(proposalContext);
     if (std::string problem = proposer.getFailure(); !problem.empty()) {
@@ -270,7 +237,8 @@ LogicalResult RewritePass::rewriteKernel(KernelOp kernel,
     }
     for (const propose::Proposal &proposal : proposals) {
       propose::BuiltCandidate built =
-          propose::buildCandidate(proposal, base, reference, shapes);
+          propose::buildCandidate(proposal, prepared->base, reference,
+                                  prepared->shapes);
       if (!built.problem.empty()) {
         kernel.emitWarning()
             << "ke-rewrite: '@" << name << "': a proposal for "
@@ -299,13 +267,9 @@ LogicalResult RewritePass::rewriteKernel(KernelOp kernel,
           index == 0
               ? FlatSymbolRefAttr()
               : FlatSymbolRefAttr::get(candidates[index - 1].getSymNameAttr());
-      auto candidate = CandidateOp::create(
-          builder, kernel.getLoc(), builder.getStringAttr(childName), parentRef,
-          builder.getStringAttr(proposer.getName()),
-          CandidateStatusAttr::get(context, CandidateStatus::Unevaluated),
-          builder.getStringAttr(proposal.strategy), DictionaryAttr());
-      candidate.getBody().push_back(new Block());
-      candidate.getBody().front().push_back(payload);
+      search::appendCandidate(kernel, childName, parentRef, proposer.getName(),
+                              CandidateStatus::Unevaluated, proposal.strategy,
+                              DictionaryAttr(), payload);
     }
   }
   return success();
