@@ -9,6 +9,8 @@
 #include "ke/KeDialect.h"
 #include "ke/Target/CPUPipeline.h"
 #include "ke/Target/GPUPipeline.h"
+#include "ke/Codegen/Passes.h"
+#include "ke/Search/Passes.h"
 #include "ke/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -18,7 +20,9 @@ void ke::registerKeDialects(mlir::DialectRegistry &registry) {
 }
 
 void ke::registerAllKePasses() {
-  ke::registerKePasses();
+  ke::registerKeTransformsPasses();
+  ke::registerKeCodegenPasses();
+  ke::registerKeSearchPasses();
   ke::registerLowerCPUPipeline();
   ke::registerLowerRISCVPipeline();
   ke::registerLowerGPUPipelines();

@@ -13,9 +13,8 @@
 
 #include "ke/Support/DiagnosticCollector.h"
 
-#include "ke/Transforms/FrontEndCleanup.h"
-#include "ke/Transforms/Passes.h"
-#include "ke/Transforms/TileAndVectorize.h"
+#include "ke/Codegen/FrontEndCleanup.h"
+#include "ke/Codegen/TileAndVectorize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

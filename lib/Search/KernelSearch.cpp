@@ -20,7 +20,7 @@
 #include "ke/Search/SkillMemory.h"
 #include "ke/Store/Store.h"
 #include "ke/Target/TargetInfo.h"
-#include "ke/Transforms/TileAndVectorize.h"
+#include "ke/Codegen/TileAndVectorize.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"

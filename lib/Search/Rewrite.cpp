@@ -13,7 +13,7 @@
 #include "ke/Search/SearchSession.h"
 #include "ke/Target/TargetInfo.h"
 #include "ke/Store/Store.h"
-#include "ke/Transforms/Passes.h"
+#include "ke/Search/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -28,7 +28,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KEREWRITE
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Search/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

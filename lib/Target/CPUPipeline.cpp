@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Target/CPUPipeline.h"
-#include "ke/Transforms/FrontEndCleanup.h"
+#include "ke/Codegen/FrontEndCleanup.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"

@@ -1,4 +1,4 @@
-//===- Passes.h - ke passes -------------------------------------*- C++ -*-===//
+//===- Passes.h - transforms of the ke dialect ------------------*- C++ -*-===//
 
 #ifndef KE_TRANSFORMS_PASSES_H
 #define KE_TRANSFORMS_PASSES_H

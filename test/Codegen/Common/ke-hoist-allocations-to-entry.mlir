@@ -1,5 +1,5 @@
 // RUN: ke-opt %s --ke-hoist-allocations-to-entry | FileCheck %s
-// RUN: ke-opt %S/../../bench/kernels/softmax.mlir --ke-lower-nvgpu | FileCheck %s --check-prefix=ONESYNC
+// RUN: ke-opt %S/../../../bench/kernels/softmax.mlir --ke-lower-nvgpu | FileCheck %s --check-prefix=ONESYNC
 
 // Static allocations move, in order, before the first op; the dynamic one
 // (it needs %n) and the nested one stay.

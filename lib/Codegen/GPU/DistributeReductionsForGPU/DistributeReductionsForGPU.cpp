@@ -13,9 +13,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
-#include "../LinalgOnBuffers.h"
+#include "ke/Codegen/LinalgOnBuffers.h"
 #include "Reductions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -28,7 +28,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KEDISTRIBUTEREDUCTIONSFORGPU
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

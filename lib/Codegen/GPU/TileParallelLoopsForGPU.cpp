@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -18,7 +18,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KETILEPARALLELLOOPSFORGPU
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- MathToLLVMIntrinsics.cpp - ke-math-to-llvm-intrinsics --------------===//
 
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -11,7 +11,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KEMATHTOLLVMINTRINSICS
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

@@ -10,7 +10,7 @@
 
 #include "Reductions.h"
 
-#include "../LinalgOnBuffers.h"
+#include "ke/Codegen/LinalgOnBuffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -14,7 +14,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KEDECOMPOSEAGGREGATES
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- LinalgOnBuffers.cpp - helpers of the GPU rewrites of linalg ops ----===//
 
-#include "LinalgOnBuffers.h"
+#include "ke/Codegen/LinalgOnBuffers.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"

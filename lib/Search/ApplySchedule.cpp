@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Propose/Schedule.h"
-#include "ke/Transforms/Passes.h"
+#include "ke/Search/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,7 +18,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KEAPPLYSCHEDULE
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Search/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

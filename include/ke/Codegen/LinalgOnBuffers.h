@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KE_LIB_TRANSFORMS_LINALGONBUFFERS_H
-#define KE_LIB_TRANSFORMS_LINALGONBUFFERS_H
+#ifndef KE_CODEGEN_LINALGONBUFFERS_H
+#define KE_CODEGEN_LINALGONBUFFERS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
@@ -33,4 +33,4 @@ llvm::SmallVector<mlir::Value> delinearize(mlir::OpBuilder &builder,
 
 } // namespace ke::detail
 
-#endif // KE_LIB_TRANSFORMS_LINALGONBUFFERS_H
+#endif // KE_CODEGEN_LINALGONBUFFERS_H

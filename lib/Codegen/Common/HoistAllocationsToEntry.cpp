@@ -9,14 +9,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KEHOISTALLOCATIONSTOENTRY
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

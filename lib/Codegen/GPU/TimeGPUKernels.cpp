@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -21,7 +21,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KETIMEGPUKERNELS
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

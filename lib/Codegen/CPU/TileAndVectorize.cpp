@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ke/Transforms/TileAndVectorize.h"
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/TileAndVectorize.h"
+#include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,7 +19,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KETILEANDVECTORIZE
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- FoldKnownBlockDims.cpp - ke-fold-known-block-dims ------------------===//
 
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -10,7 +10,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KEFOLDKNOWNBLOCKDIMS
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

@@ -12,9 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
-#include "LinalgOnBuffers.h"
+#include "ke/Codegen/LinalgOnBuffers.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,7 +28,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KESTAGECONTRACTIONSFORGPU
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ke/Transforms/Passes.h"
+#include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,7 +21,7 @@
 
 namespace ke {
 #define GEN_PASS_DEF_KEEXTRACTINDEXOPERANDS
-#include "ke/Transforms/Passes.h.inc"
+#include "ke/Codegen/Passes.h.inc"
 } // namespace ke
 
 using namespace mlir;

@@ -9,7 +9,7 @@
 
 #include "Reductions.h"
 
-#include "../LinalgOnBuffers.h"
+#include "ke/Codegen/LinalgOnBuffers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"

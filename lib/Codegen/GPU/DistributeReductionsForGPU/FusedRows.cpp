@@ -9,7 +9,7 @@
 
 #include "Reductions.h"
 
-#include "../LinalgOnBuffers.h"
+#include "ke/Codegen/LinalgOnBuffers.h"
 
 #include "ke/KeDialect.h"
 

@@ -1,0 +1,347 @@
+//===- Passes.td - ke code generation passes --------------*- tablegen -*-===//
+
+#ifndef KE_CODEGEN_PASSES_TD
+#define KE_CODEGEN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def KeFoldKnownBlockDims : Pass<"ke-fold-known-block-dims"> {
+  let summary = "Replace block-size reads by the kernel's known block size";
+  let description = [{
+    In every kernel whose block size is known (gpu-kernel-outlining sets
+    `known_block_size` when the launch's sizes are constants), each
+    `gpu.block_dim` becomes an `arith.constant`, and, after the ROCDL
+    conversion (the kernel is an `llvm.func` with `gpu.known_block_size`),
+    each `rocdl.workgroup.dim.{x,y,z}` an `llvm.mlir.constant`. On AMD this
+    is needed, not only tidy: ROCDL reads the block size with a call to
+    `__ockl_get_local_size`, which lives in ROCm's device libraries, so a
+    kernel using it (every cross-thread reduction does, through the
+    all-reduce lowering inside `convert-gpu-to-rocdl`) cannot be linked
+    without ROCm. Part of `ke-lower-amdgpu`; runs on any op.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::LLVM::LLVMDialect"];
+}
+
+def KeMathToLLVMIntrinsics : Pass<"ke-math-to-llvm-intrinsics"> {
+  let summary = "Turn the math ops a GPU has instructions for into LLVM intrinsic calls";
+  let description = [{
+    `math.floor`, `ceil`, `trunc`, `roundeven`, `sqrt`, `absf`, `fma`,
+    `copysign`, `exp2`, `exp`, `log2` and `log` on floats (scalars or 1-d
+    vectors) become `llvm.call_intrinsic "llvm.<name>.<type>"`,
+    and `math.rsqrt` a division of one by the square root. On AMD this keeps
+    `convert-gpu-to-rocdl` from calling ROCm's device library (`__ocml_*`),
+    which Debian does not ship: the backend has instructions for all of
+    these. Run it after `ke-approximate-math` (tanh, erf, ... have no
+    instruction) and before `convert-gpu-to-rocdl`, which marks the LLVM
+    dialect's own intrinsic ops for these (`llvm.intr.floor`, ...) illegal.
+    Part of `ke-lower-amdgpu`; runs on any op.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::arith::ArithDialect"];
+}
+
+def KeTimeGPUKernels : Pass<"ke-time-gpu-kernels", "mlir::ModuleOp"> {
+  let summary = "Time every outlined GPU kernel with the device's global timer";
+  let description = [{
+    Only in a module that holds profiling probes (`ke-instrument`), so
+    uninstrumented code is untouched. Every `gpu.func` kernel gets a
+    public device global `__ke_timer_<kernel>` of two i64 (`memref.global`
+    in global memory) and:
+    - at entry, thread (0,0,0) of each block reads the global timer and
+      folds it into word 0 with an atomic unsigned min;
+    - before its return, a `gpu.barrier` (so every thread of the block is
+      done), then thread (0,0,0) reads the timer again and folds it into
+      word 1 with an atomic unsigned max.
+    So the two words end up as the first block's start and the last
+    block's end: the kernel's span on the device, without launch latency.
+    The runtime resets the words before a profiled launch and reads them
+    after it (`cuModuleGetGlobal`). The timer is `%globaltimer` (ns) on
+    NVIDIA and `s_memrealtime` (a 100 MHz counter) on AMD, chosen by
+    `vendor`. Two atomics per block and one barrier are the probe's cost;
+    a kernel with more than one return is left untimed with a warning.
+  }];
+  let options = [
+    Option<"vendor", "vendor", "std::string", /*default=*/"\"nvidia\"",
+           "Whose timer to read: nvidia (%globaltimer) or amd (s_memrealtime)">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+}
+
+def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Tile outermost scf.parallel loops into GPU thread blocks";
+  let description = [{
+    Tiles every outermost `scf.parallel` so its inner loop becomes one thread
+    block (`gpu-map-parallel-loops` maps outer to blocks, inner to threads,
+    innermost dimension to `threadIdx.x`). Sizes, right-aligned on the
+    loop's dimensions (missing outer ones are 1): the function's
+    `ke.gpu_block_tile` if it has one (the GPU schedule knob the search
+    varies), else `block-tile` if given, else a block of 32 to 256 threads
+    (the most that still leaves about 264 blocks, two per SM of an H100),
+    up to a warp along x (the innermost loop), the rest along y. Bounds are
+    checked inside the block, so sizes need not divide the trip counts.
+  }];
+  let options = [
+    ListOption<"blockTile", "block-tile", "int64_t",
+               "Block tile for every loop (right-aligned)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Reduce each row of a linalg reduction with a GPU thread block";
+  let description = [{
+    On buffers, before linalg becomes parallel loops: every linalg op with
+    one result, one reduction loop that is its innermost loop, static
+    bounds, 32-bit elements and a body that folds one value into the output
+    with a combiner `gpu.all_reduce` knows (add, mul, max/min) becomes a
+    `gpu.launch` with one thread block per output element. Each thread folds
+    a strided slice of the row (coalesced), `gpu.all_reduce` combines the
+    partials across the block (warp shuffles, then shared memory across
+    warps), and thread 0 folds the total into the output, so the init value
+    still counts. Threads per block: a quarter of the row, 32 to
+    `max-threads`, a power of two.
+
+    With `fuse-rows`, a run of ops over the same rows and columns with at
+    least one such row reduction becomes one launch with a block per row:
+    row reductions, elementwise ops (before or after them; inputs read at
+    (row, column), at (row), at (column), or scalars) and elementwise ops
+    over the rows alone (layernorm's mean = sum / n, computed by every
+    thread from registers). Softmax's max, exp, sum and divide, the norms'
+    statistics and scaling, and attention's scale through divide each
+    become one kernel. The ops run in order, each thread striding over the
+    columns the same way (so it reads only elements it wrote itself); each
+    row value (a reduction's total, a per-row op's result) stays in
+    registers for the ops after it, and thread 0 also stores it. A run
+    needs whole buffers (no views), bodies without `linalg.index` that do
+    not read the output's old value, row values written once and touched
+    by no op of the run before, and read after only at (row). Allocations,
+    constants and fills are skipped over (fills initializing the run's
+    reductions are folded; any other fill inside a run drops it); the
+    deallocation of a buffer the run uses, or any other op, ends it.
+
+    A reduction along an outer loop (a column sum) whose combiner has a
+    native atomic (integer or float add, integer max/min) becomes a launch
+    with 32 neighbouring output elements on `threadIdx.x` (coalesced) and
+    chunks of 16 reduction iterations on `threadIdx.y` (8) and the grid's
+    y; each thread folds its chunk and adds it to the output atomically
+    (the summation order varies from run to run). Mapped as parallel loops
+    instead, the outer reduction loop stays on the host around one kernel
+    launch per iteration.
+
+    Every other reduction with static shapes and a body that folds one
+    value into the output (contractions, convolutions, several reduction
+    loops, 64-bit elements, and with `max-threads=0` all reductions)
+    becomes an `scf.parallel` over its parallel loops (one thread per
+    output element once the block tiling maps it) whose reduction loops
+    carry the accumulator in a register and store it once (`thread-tile`
+    gives each thread a tile of outputs: their loads of one reduction
+    iteration coincide along the tile's rows and columns and LLVM merges
+    them). The function's `ke.gpu_reduction_threads` and
+    `ke.gpu_thread_tile` (the search's GPU knobs) win over the options.
+    `convert-linalg-to-parallel-loops` would load and store the output in
+    every iteration, and with an outer reduction loop keep it on the host
+    around one launch per iteration.
+  }];
+  let options = [
+    Option<"maxThreads", "max-threads", "int64_t", "256",
+           "Most threads per row (0: no distribution, only register "
+           "accumulation)">,
+    Option<"fuseRows", "fuse-rows", "bool", "true",
+           "Run row reductions and the elementwise ops over the same rows "
+           "around them in one kernel">,
+    ListOption<"threadTile", "thread-tile", "int64_t",
+               "Outputs per thread of the register-accumulated reductions, "
+               "right-aligned on their parallel loops (a size that does not "
+               "divide its loop counts as 1)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Stage GEMM-like contractions through GPU shared memory";
+  let description = [{
+    On buffers, before `ke-distribute-reductions-for-gpu`: every linalg op
+    with one f32 output indexed by plain loops, static bounds, reduction
+    loops and a body folded into the output by `arith.addf`, read as a
+    matrix product C[M x N] += A[M x K] B[K x N] over groups of loops: the
+    columns N are the parallel loops of the inputs that read the output's
+    innermost loop (B-like), the rows M those of the other inputs (A-like),
+    the batches the parallel loops every input reads, K all reduction loops
+    (matmul: i | j | k; batch_matmul: the same per batch; attention's
+    Q x K^T in either layout; conv_2d_nhwc_hwcf: n, oh, ow | f | kh, kw, c,
+    the input read at oh + kh). It becomes a `gpu.launch`: one block of
+    16 x 2`warps` threads per `tile` x `tile` outputs (batches on the
+    grid's z; 8 warps: 16 x 16), each thread accumulating (`tile`/16) x
+    (`tile`/2`warps`) outputs in registers (thread (x, y) owns rows
+    y + 2`warps` r and columns x + 16c: conflict-free shared reads,
+    coalesced stores). Fewer warps give each thread more outputs (more
+    reuse of each shared value, fewer threads to hide latency); the
+    function's `ke.gpu_warps` (the search's knob) wins over `warps`. A tile
+    that leaves a thread row without a tile row, or a thread more than 64
+    accumulators, is not staged. K runs in steps of `k-step`: the block copies
+    each input's slice of the step into shared memory (a workgroup
+    attribution of `k-step` x (`tile` + 1) elements, the padding against
+    bank conflicts; read from global memory along the input's innermost
+    dimension; flat rows, columns and k delinearized into the loops),
+    `gpu.barrier`, accumulates from shared memory with the step's
+    iterations unrolled, and `gpu.barrier` again. Rows or columns that do
+    not fill the last tile are guarded. A `linalg.fill` of the output right
+    before the op becomes the accumulators' start.
+
+    The tile is `tile`, halved (down to 16) while the grid would have fewer
+    than `min-blocks` blocks (a GPU has more SMs than a small product has
+    large tiles); the function's `ke.gpu_shared_tile` (the search's knob) is
+    taken exactly, 0 turning staging off. Ops whose K is not a multiple of
+    `k-step`, without both A-like and B-like inputs, with an input that is
+    the output, or whose launch would not fit (more than 65535 row tiles or
+    batches, more than 48 KB of slices) are left to
+    `ke-distribute-reductions-for-gpu`. Without staging, every output reads
+    its whole row and column from global memory (through L1/L2).
+  }];
+  let options = [
+    Option<"tile", "tile", "int64_t", "64",
+           "Outputs per block along i and j: 16 to 128, a multiple of 16 "
+           "(0: no staging)">,
+    Option<"stepK", "k-step", "int64_t", "16",
+           "Reduction iterations per shared-memory step">,
+    Option<"minBlocks", "min-blocks", "int64_t", "128",
+           "Fewest blocks worth a smaller tile: the tile is halved (down "
+           "to 16) while the grid has fewer">,
+    Option<"warps", "warps", "int64_t", "8",
+           "Warps per block: 2, 4, 8 or 16 (16 x 2*warps threads)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def KeVectorizeElementwiseForGPU : Pass<"ke-vectorize-elementwise-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Give each GPU thread a vector of an elementwise op's elements";
+  let description = [{
+    On buffers, before `convert-linalg-to-parallel-loops`: every linalg op
+    with parallel loops only, static bounds whose innermost is a multiple
+    of `width`, whole buffers (arguments of the function, whose callers pass
+    whole device allocations, or allocations; not views) of 32-bit elements
+    indexed by the identity and scalars, a body that does not read the
+    output's old value, becomes
+    an `scf.parallel` whose innermost loop runs over groups of `width`
+    elements: each input is read with one `vector.load` aligned to
+    `width` x 4 bytes (`ld.global.v4.f32` for 4), the body runs once per
+    lane, and the results are written with one aligned `vector.store`.
+    Scalar accesses put one 32-bit element per thread in flight. The
+    function's `ke.gpu_vector_width` (the search's knob) wins over the
+    option; 1 leaves the ops alone.
+  }];
+  let options = [
+    Option<"width", "width", "int64_t", "4",
+           "Elements per thread: 1 (scalar), 2 or 4">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
+  let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
+  let description = [{
+    Ops such as `linalg.softmax` are not structured `linalg` ops: they cannot
+    be tiled, vectorized or turned into loops as they are. This pass replaces
+    every op implementing `AggregatedOpInterface` by the sequence of simpler
+    `linalg` ops it stands for, so that the rest of a pipeline sees only
+    ops it can lower. Both variants of `ke-lower-cpu` start with it.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def KeHoistAllocationsToEntry : Pass<"ke-hoist-allocations-to-entry", "mlir::func::FuncOp"> {
+  let summary = "Move static top-level memref.alloc ops to the start of the function";
+  let description = [{
+    On GPU targets the host allocates temporaries between kernel launches,
+    and `gpu-async-region` ends its chain of asynchronous launches (with a
+    stream synchronization) at every such host op. Static allocations of the
+    function's entry block depend on nothing, so this pass moves them, in
+    order, to the start of the block; the launches between them then form
+    one chain with one synchronization at the end. Deallocations stay where
+    they are. Part of `ke-lower-nvgpu` and `ke-lower-amdgpu`, after
+    bufferization.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def KeExtractIndexOperands : Pass<"ke-extract-index-operands", "mlir::func::FuncOp"> {
+  let summary = "Read a generic's index operands with tensor.extract in its body";
+  let description = [{
+    A gather written as a `linalg.generic` takes its indices as an input
+    operand (indexed by the outer loops) and reads the table with
+    `tensor.extract` in the body. The vectorizer cannot tell that such a
+    block argument is the same for every lane of the innermost loop, so each
+    vector of the row becomes a `vector.gather`. This pass replaces every
+    input operand of a `linalg.generic` on tensors whose indexing map is a
+    projected permutation without the innermost loop and whose block
+    argument only feeds `arith.index_cast`s by a `tensor.extract` at
+    `linalg.index` values in the body; the index is then provably
+    invariant along the vector and the row one contiguous load. The
+    library's schedules start with it (ke-apply-schedule).
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
+  let summary = "Replace exp, tanh, erf, log, ... by polynomial approximations";
+  let description = [{
+    Rewrites f32 math ops (scalar or vector) into MLIR's polynomial
+    approximations, which vectorize, instead of calls into libm, which do
+    not. The approximations are accurate to a few ulp, well inside ke's
+    default f32 tolerances, but not bit-identical to libm: the search only
+    uses this as a knob of a candidate's schedule (`math=approx`), never on
+    a reference, and every candidate is checked against the reference.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
+  let summary = "Default CPU schedule: tile each linalg op and vectorize it";
+  let description = [{
+    A fixed, search-free schedule used by the default `ke-lower-cpu`
+    pipeline. Each linalg op with static loop bounds is tiled so that one
+    loop (the innermost reduction when it is the last loop, otherwise the
+    innermost parallel loop) keeps `vector-width` iterations and all other
+    loops are tiled by one, and the tile is vectorized (2-D convolutions, NCHW
+    or NHWC, through the 1-D convolution their tile decomposes to). Ops
+    without results are left alone. Ops whose bounds do
+    not divide, ops on `i1` tensors (LLVM packs `vector<Nxi1>` into bits
+    while memory holds a byte per `i1`), and ops the vectorizer rejects are
+    left scalar: the result
+    is always correct, only less fast. The search (`ke-evolve`) finds better
+    schedules; this is the baseline it starts from.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
+           "Iterations of the vectorized loop in each tile">
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+#endif // KE_CODEGEN_PASSES_TD
