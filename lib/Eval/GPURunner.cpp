@@ -79,19 +79,19 @@ private:
 /// "<kernel>@<block tile>r<threads>t<thread tile>s<shared>v<width>w<warps>"
 /// with only the knobs that differ from the defaults: bundles of one kernel
 /// side by side in one directory.
-std::string getBundleName(llvm::StringRef kernel, const GPUKnobs &knobs) {
+std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) {
   std::string name = kernel.str();
   auto addKnob = [&](llvm::StringRef letter, const std::string &value) {
     name += (name.find('@') == std::string::npos ? "@" : "") + letter.str() +
             value;
   };
-  auto join = [](const std::vector<int64_t> &sizes) {
+  auto join = [](llvm::ArrayRef<int64_t> sizes) {
     std::string text;
     for (auto [i, size] : llvm::enumerate(sizes))
       text += (i ? "x" : "") + std::to_string(size);
     return text;
   };
-  GPUKnobs defaults;
+  ke::GPUSchedule defaults;
   if (!knobs.blockTile.empty())
     addKnob("", join(knobs.blockTile));
   if (knobs.reductionThreads != defaults.reductionThreads)

@@ -13,6 +13,8 @@ namespace ke {
 #include "ke/Transforms/Passes.h.inc"
 } // namespace ke
 
+#include "llvm/ADT/StringSwitch.h"
+
 using namespace mlir;
 
 namespace {
@@ -21,14 +23,21 @@ struct LowerProbesPass : ke::impl::KeLowerProbesBase<LowerProbesPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (runtime != "cpu" && runtime != "gpu") {
+    // A profiling runtime, not a target: probes of a GPU target's host code
+    // still go to the CPU clock.
+    std::optional<bool> gpuRuntime =
+        llvm::StringSwitch<std::optional<bool>>(runtime)
+            .Case("cpu", false)
+            .Case("gpu", true)
+            .Default(std::nullopt);
+    if (!gpuRuntime) {
       module.emitError() << "ke-lower-probes: unknown runtime '" << runtime
                          << "' (cpu or gpu)";
       return signalPassFailure();
     }
     // The runtime entry points: ke-run's clock on the CPU, the GPU
     // runtime's region marks on the GPU.
-    bool gpu = runtime == "gpu";
+    bool gpu = *gpuRuntime;
     llvm::StringRef start = gpu ? "ke_gpu_probe_start" : "ke_probe_start";
     llvm::StringRef stop = gpu ? "ke_gpu_probe_stop" : "ke_probe_stop";
     SmallVector<Operation *> probes;

@@ -109,7 +109,8 @@ static cl::list<int64_t> gpuBlockTile(
              "<kernel>@<tile>)"),
     cl::cat(runCategory));
 static cl::opt<int64_t> gpuReductionThreads(
-    "gpu-reduction-threads", cl::init(256),
+    "gpu-reduction-threads",
+    cl::init(ke::GPUScheduleDefaults::reductionThreads),
     cl::desc("nvgpu/amdgpu: most threads reducing one row together (0: "
              "each thread reduces its rows alone; bundles of other values "
              "are named <kernel>@r<N>)"),
@@ -121,20 +122,20 @@ static cl::list<int64_t> gpuThreadTile(
              "<kernel>@t<tile>)"),
     cl::cat(runCategory));
 static cl::opt<int64_t> gpuSharedTile(
-    "gpu-shared-tile", cl::init(64),
+    "gpu-shared-tile", cl::init(ke::GPUScheduleDefaults::sharedTile),
     cl::desc("nvgpu/amdgpu: outputs per block along i and j of GEMM-like "
              "contractions staged through shared memory (16 to 128 in steps "
              "of 16; 0: no staging; bundles of other values are named "
              "<kernel>@s<N>)"),
     cl::cat(runCategory));
 static cl::opt<int64_t> gpuWarps(
-    "gpu-warps", cl::init(8),
+    "gpu-warps", cl::init(ke::GPUScheduleDefaults::warps),
     cl::desc("nvgpu/amdgpu: warps per block of contractions staged through "
              "shared memory (2, 4, 8 or 16; bundles of other values are "
              "named <kernel>@w<N>)"),
     cl::cat(runCategory));
 static cl::opt<int64_t> gpuVectorWidth(
-    "gpu-vector-width", cl::init(4),
+    "gpu-vector-width", cl::init(ke::GPUScheduleDefaults::vectorWidth),
     cl::desc("nvgpu/amdgpu: elements per thread of elementwise ops, read "
              "and written as one vector (1, 2 or 4; bundles of other values "
              "are named <kernel>@v<N>)"),

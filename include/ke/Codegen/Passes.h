@@ -3,6 +3,7 @@
 #ifndef KE_CODEGEN_PASSES_H
 #define KE_CODEGEN_PASSES_H
 
+#include "ke/Codegen/GPUSchedule.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

@@ -148,7 +148,8 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     around one launch per iteration.
   }];
   let options = [
-    Option<"maxThreads", "max-threads", "int64_t", "256",
+    Option<"maxThreads", "max-threads", "int64_t",
+           "::ke::GPUScheduleDefaults::reductionThreads",
            "Most threads per row (0: no distribution, only register "
            "accumulation)">,
     Option<"fuseRows", "fuse-rows", "bool", "true",
@@ -208,7 +209,8 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     its whole row and column from global memory (through L1/L2).
   }];
   let options = [
-    Option<"tile", "tile", "int64_t", "64",
+    Option<"tile", "tile", "int64_t",
+           "::ke::GPUScheduleDefaults::sharedTile",
            "Outputs per block along i and j: 16 to 128, a multiple of 16 "
            "(0: no staging)">,
     Option<"stepK", "k-step", "int64_t", "16",
@@ -216,7 +218,7 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     Option<"minBlocks", "min-blocks", "int64_t", "128",
            "Fewest blocks worth a smaller tile: the tile is halved (down "
            "to 16) while the grid has fewer">,
-    Option<"warps", "warps", "int64_t", "8",
+    Option<"warps", "warps", "int64_t", "::ke::GPUScheduleDefaults::warps",
            "Warps per block: 2, 4, 8 or 16 (16 x 2*warps threads)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
@@ -244,7 +246,8 @@ def KeVectorizeElementwiseForGPU : Pass<"ke-vectorize-elementwise-for-gpu", "mli
     option; 1 leaves the ops alone.
   }];
   let options = [
-    Option<"width", "width", "int64_t", "4",
+    Option<"width", "width", "int64_t",
+           "::ke::GPUScheduleDefaults::vectorWidth",
            "Elements per thread: 1 (scalar), 2 or 4">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",

@@ -11,6 +11,7 @@
 #ifndef KE_EVAL_EVALUATEKERNEL_H
 #define KE_EVAL_EVALUATEKERNEL_H
 
+#include "ke/Codegen/GPUSchedule.h"
 #include "ke/Eval/EvaluationReport.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/Error.h"
@@ -31,17 +32,6 @@ struct KernelJob {
   std::string candidate; ///< what is evaluated, for the report
   mlir::func::FuncOp evaluated;
   mlir::func::FuncOp reference;
-};
-
-/// GPU knobs given on the command line (the kernel's own ke.gpu_*
-/// attributes win over them); defaults are the GPU pipeline's.
-struct GPUKnobs {
-  std::vector<int64_t> blockTile;
-  int64_t reductionThreads = 256;
-  std::vector<int64_t> threadTile;
-  int64_t sharedTile = 64;
-  int64_t warps = 8;
-  int64_t vectorWidth = 4;
 };
 
 struct EvaluationOptions {
@@ -65,7 +55,9 @@ struct EvaluationOptions {
   // nvgpu and amdgpu
   bool compileOnly = false;
   std::string bundleDirectory;
-  GPUKnobs gpu;
+  /// GPU knobs given on the command line (the kernel's own ke.gpu_*
+  /// attributes win over them).
+  GPUSchedule gpu;
 
   const TargetInfo &getTarget() const;
 };

@@ -13,6 +13,7 @@
 #ifndef KE_TARGET_GPUPIPELINE_H
 #define KE_TARGET_GPUPIPELINE_H
 
+#include "ke/Codegen/GPUSchedule.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
@@ -40,7 +41,7 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
                      "(ke-distribute-reductions-for-gpu); 0 leaves "
                      "every reduction sequential in one thread per output "
                      "element"),
-      llvm::cl::init(256)};
+      llvm::cl::init(GPUScheduleDefaults::reductionThreads)};
   ListOption<int64_t> threadTile{
       *this, "thread-tile",
       llvm::cl::desc("Outputs per thread of matmul-like reductions "
@@ -51,19 +52,19 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
       llvm::cl::desc("Outputs per block along i and j of GEMM-like "
                      "contractions staged through shared memory "
                      "(ke-stage-contractions-for-gpu); 0: no staging"),
-      llvm::cl::init(64)};
+      llvm::cl::init(GPUScheduleDefaults::sharedTile)};
   Option<int64_t> warps{
       *this, "warps",
       llvm::cl::desc("Warps per block of contractions staged through "
                      "shared memory (ke-stage-contractions-for-gpu): 2, 4, "
                      "8 or 16"),
-      llvm::cl::init(8)};
+      llvm::cl::init(GPUScheduleDefaults::warps)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Elements per thread of elementwise ops, read and "
                      "written as one vector (ke-vectorize-elementwise-for-"
                      "gpu): 1, 2 or 4"),
-      llvm::cl::init(4)};
+      llvm::cl::init(GPUScheduleDefaults::vectorWidth)};
 };
 
 llvm::LogicalResult buildLowerNVGPUPipeline(mlir::OpPassManager &pm,

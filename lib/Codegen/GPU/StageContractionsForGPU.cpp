@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
+#include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/Passes.h"
 
 #include "ke/Codegen/LinalgOnBuffers.h"
@@ -405,20 +406,19 @@ struct StageContractionsForGPUPass
   using Base::Base;
 
   void runOnOperation() override {
-    // The function's knob (set by the search) wins over the option, and
-    // is taken as it is.
-    int64_t tile = this->tile;
-    auto knob = getOperation()->getAttrOfType<IntegerAttr>(
-        ke::KeDialect::kGPUSharedTileAttrName);
-    if (knob)
-      tile = knob.getInt();
+    // The function's knobs (set by the search) win over the options, and
+    // are taken as they are.
+    ke::GPUSchedule options;
+    options.sharedTile = this->tile;
+    options.warps = this->warps;
+    ke::GPUSchedule schedule = ke::GPUSchedule::get(getOperation(), options);
+    int64_t tile = schedule.sharedTile;
     if (tile == 0)
       return;
-    int64_t warps = this->warps;
-    auto warpsKnob = getOperation()->getAttrOfType<IntegerAttr>(
-        ke::KeDialect::kGPUWarpsAttrName);
-    if (warpsKnob)
-      warps = warpsKnob.getInt();
+    int64_t warps = schedule.warps;
+    // A tile the search chose is taken exactly; the option's is a ceiling.
+    bool exactTile =
+        getOperation()->hasAttr(ke::KeDialect::kGPUSharedTileAttrName);
     if (tile % kThreadsPerSide != 0 || tile / kThreadsPerSide > 8 || tile < 0 ||
         stepK <= 0 || !llvm::is_contained({2, 4, 8, 16}, warps)) {
       getOperation().emitError()
@@ -435,7 +435,7 @@ struct StageContractionsForGPUPass
       if (!contraction)
         return;
       contraction->tile =
-          chooseTile(*contraction, tile, minBlocks, /*exact=*/knob != nullptr,
+          chooseTile(*contraction, tile, minBlocks, /*exact=*/exactTile,
                      threadRows);
       contraction->threadRows = threadRows;
       // Each thread row needs a row of the tile; more than 64 accumulators

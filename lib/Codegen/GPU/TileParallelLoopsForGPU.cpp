@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
+#include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -70,10 +71,11 @@ struct TileParallelLoopsForGPUPass
   using Base::Base;
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    SmallVector<int64_t> sizes(blockTile.begin(), blockTile.end());
-    if (auto knob = function->getAttrOfType<DenseI64ArrayAttr>(
-            ke::KeDialect::kGPUBlockTileAttrName))
-      sizes.assign(knob.asArrayRef().begin(), knob.asArrayRef().end());
+    ke::GPUSchedule options;
+    options.blockTile.assign(blockTile.begin(), blockTile.end());
+    ke::GPUSchedule schedule = ke::GPUSchedule::get(function, options);
+    SmallVector<int64_t> sizes(schedule.blockTile.begin(),
+                               schedule.blockTile.end());
     SmallVector<scf::ParallelOp> outermost;
     function.walk([&](scf::ParallelOp loop) {
       if (!loop->getParentOfType<scf::ParallelOp>())

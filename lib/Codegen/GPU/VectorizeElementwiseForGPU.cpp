@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
+#include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -136,10 +137,9 @@ struct VectorizeElementwiseForGPUPass
 
   void runOnOperation() override {
     // The function's knob (set by the search) wins over the option.
-    int64_t width = this->width;
-    if (auto knob = getOperation()->getAttrOfType<IntegerAttr>(
-            ke::KeDialect::kGPUVectorWidthAttrName))
-      width = knob.getInt();
+    ke::GPUSchedule options;
+    options.vectorWidth = this->width;
+    int64_t width = ke::GPUSchedule::get(getOperation(), options).vectorWidth;
     if (width <= 1)
       return;
     if (!llvm::isPowerOf2_64(width) || width > 4) {

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
+#include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/Passes.h"
 
 #include "ke/Codegen/LinalgOnBuffers.h"
@@ -44,15 +45,13 @@ struct DistributeReductionsForGPUPass
   void runOnOperation() override {
     // The function's knobs (set by the search) win over the options.
     func::FuncOp function = getOperation();
-    int64_t rowThreads = maxThreads;
-    SmallVector<int64_t> outputsPerThread(threadTile.begin(), threadTile.end());
-    if (auto knob = function->getAttrOfType<IntegerAttr>(
-            ke::KeDialect::kGPUReductionThreadsAttrName))
-      rowThreads = knob.getInt();
-    if (auto knob = function->getAttrOfType<DenseI64ArrayAttr>(
-            ke::KeDialect::kGPUThreadTileAttrName))
-      outputsPerThread.assign(knob.asArrayRef().begin(),
-                              knob.asArrayRef().end());
+    ke::GPUSchedule options;
+    options.reductionThreads = maxThreads;
+    options.threadTile.assign(threadTile.begin(), threadTile.end());
+    ke::GPUSchedule schedule = ke::GPUSchedule::get(function, options);
+    int64_t rowThreads = schedule.reductionThreads;
+    SmallVector<int64_t> outputsPerThread(schedule.threadTile.begin(),
+                                          schedule.threadTile.end());
     // Runs of row reductions and elementwise ops over the same rows: one
     // kernel each.
     if (rowThreads > 0 && fuseRows)

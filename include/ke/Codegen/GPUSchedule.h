@@ -1,0 +1,54 @@
+//===- GPUSchedule.h - the knobs of a kernel's GPU mapping ------*- C++ -*-===//
+//
+// One definition of the GPU schedule: its defaults (the pipelines', ke-run's
+// and the passes' options all start from them) and the one rule every GPU
+// pass applies: a knob the function carries as a ke.gpu_* attribute (set by
+// the search, measured with that body) beats the pass's option.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_CODEGEN_GPUSCHEDULE_H
+#define KE_CODEGEN_GPUSCHEDULE_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace mlir::func {
+class FuncOp;
+} // namespace mlir::func
+
+namespace ke {
+
+struct GPUScheduleDefaults {
+  /// Most threads reducing one row together (0: one thread per output).
+  static constexpr int64_t reductionThreads = 256;
+  /// Outputs per block along i and j of GEMM-like contractions staged
+  /// through shared memory (0: no staging).
+  static constexpr int64_t sharedTile = 64;
+  /// Warps per block of staged contractions.
+  static constexpr int64_t warps = 8;
+  /// Elements per thread of elementwise ops, moved as one vector.
+  static constexpr int64_t vectorWidth = 4;
+};
+
+struct GPUSchedule {
+  /// Threads per block along the innermost parallel loops (empty: chosen
+  /// per loop nest).
+  llvm::SmallVector<int64_t, 2> blockTile;
+  int64_t reductionThreads = GPUScheduleDefaults::reductionThreads;
+  /// Outputs per thread of matmul-like reductions, right-aligned on their
+  /// parallel loops (empty: one).
+  llvm::SmallVector<int64_t, 2> threadTile;
+  int64_t sharedTile = GPUScheduleDefaults::sharedTile;
+  int64_t warps = GPUScheduleDefaults::warps;
+  int64_t vectorWidth = GPUScheduleDefaults::vectorWidth;
+
+  /// `options` with every knob `function` carries as an attribute replaced
+  /// by the attribute's value.
+  static GPUSchedule get(mlir::func::FuncOp function, GPUSchedule options);
+};
+
+} // namespace ke
+
+#endif // KE_CODEGEN_GPUSCHEDULE_H
