@@ -94,6 +94,7 @@ case "${1:-}" in
     mkdir -p "$out"
     runner="$out/ke-gpu-run"
     g++ -O2 -std=c++17 -I"$root/include" "$root"/lib/Runtime/*.cpp \
+      "$root/lib/Target/TargetInfo.cpp" \
       "$root/tools/ke-gpu-run/ke-gpu-run.cpp" -ldl -rdynamic -o "$runner" || exit 1
     "$runner" --min-time 0.1 "$dir"/* | tee "$out/ke.jsonl"
     python3 "$root/bench/baselines/torch_bench.py" --device cuda --compile \

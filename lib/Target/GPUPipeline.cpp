@@ -37,6 +37,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "ke/Target/TargetInfo.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -49,10 +50,12 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   std::vector<std::string> tile;
   for (int64_t size : options.blockTile)
     tile.push_back(std::to_string(size));
-  std::string tiling = tile.empty()
-                           ? "ke-tile-parallel-loops-for-gpu"
-                           : "ke-tile-parallel-loops-for-gpu{block-tile=" +
-                                 llvm::join(tile, ",") + "}";
+  const ke::TargetInfo &target = ke::getTarget(
+      vendor == "amd" ? ke::TargetKind::AMDGPU : ke::TargetKind::NVGPU);
+  std::string tiling = llvm::formatv(
+      "ke-tile-parallel-loops-for-gpu{{min-blocks={0}{1}}",
+      2 * target.gpu.multiprocessors,
+      tile.empty() ? std::string() : " block-tile=" + llvm::join(tile, ","));
   // After deallocation: its pipeline refuses gpu.all_reduce's effects.
   std::vector<std::string> threadTile;
   for (int64_t size : options.threadTile)

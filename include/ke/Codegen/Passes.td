@@ -85,7 +85,11 @@ def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::fu
   }];
   let options = [
     ListOption<"blockTile", "block-tile", "int64_t",
-               "Block tile for every loop (right-aligned)">
+               "Block tile for every loop (right-aligned)">,
+    Option<"minBlocks", "min-blocks", "int64_t", /*default=*/"264",
+           "Blocks a loop nest should keep before its blocks grow past a "
+           "warp: twice the GPU's multiprocessors (the pipelines take it "
+           "from the target; 264 is an H100's)">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect",

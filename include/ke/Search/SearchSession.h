@@ -76,12 +76,6 @@ propose::ProposalContext makeProposalContext(const PreparedKernel &kernel,
                                              const CandidateTreeView &tree,
                                              size_t parent, unsigned count);
 
-/// The proposers a search draws from.
-struct ProposerSet {
-  std::vector<std::unique_ptr<propose::Proposer>> owned;
-  std::vector<propose::Proposer *> arms;
-};
-
 /// The built-in proposer of `target` (the transform library on CPUs,
 /// thread-block shapes on GPUs), seeded with `seed`; `configureLibrary`
 /// sees the transform library before it proposes (warm starts).

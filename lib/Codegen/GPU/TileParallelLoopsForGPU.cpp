@@ -33,10 +33,11 @@ SmallVector<int64_t> alignTile(ArrayRef<int64_t> sizes, unsigned rank) {
   return tile;
 }
 
-/// Threads per block when nothing says otherwise: enough blocks to keep
-/// every SM of a large GPU busy (a 2048-row reduction in 256-thread blocks
-/// ran on 8 SMs of 132), at most 256 threads, at least a warp.
-SmallVector<int64_t> chooseTile(scf::ParallelOp loop) {
+/// Threads per block when nothing says otherwise: at least `minBlocks`
+/// blocks, to keep every SM of the GPU busy (a 2048-row reduction in
+/// 256-thread blocks ran on 8 SMs of 132), at most 256 threads, at least a
+/// warp.
+SmallVector<int64_t> chooseTile(scf::ParallelOp loop, int64_t minBlocks) {
   unsigned rank = loop.getNumLoops();
   SmallVector<int64_t> trips;
   int64_t total = 1;
@@ -50,9 +51,8 @@ SmallVector<int64_t> chooseTile(scf::ParallelOp loop) {
     trips.push_back(trip);
     total *= trip;
   }
-  constexpr int64_t kTargetBlocks = 264; // two per SM of an H100
   int64_t threads = 32;
-  while (threads < 256 && total / (threads * 2) >= kTargetBlocks)
+  while (threads < 256 && total / (threads * 2) >= minBlocks)
     threads *= 2;
   SmallVector<int64_t> tile(rank, 1);
   if (rank == 1) {
@@ -84,7 +84,7 @@ struct TileParallelLoopsForGPUPass
     for (scf::ParallelOp loop : outermost) {
       unsigned rank = loop.getNumLoops();
       SmallVector<int64_t> tile =
-          sizes.empty() ? chooseTile(loop) : alignTile(sizes, rank);
+          sizes.empty() ? chooseTile(loop, minBlocks) : alignTile(sizes, rank);
       if (!sizes.empty() && rank == 1 && sizes.size() > 1) {
         // A 1-D loop takes the whole block along x.
         int64_t threads = 1;
