@@ -6,7 +6,9 @@
 #include "ke/Propose/Schedule.h"
 #include "ke/Propose/TransformLibraryProposer.h"
 #include "ke/Support/DiagnosticCollector.h"
+#include "ke/Eval/PrepareForLowering.h"
 #include "ke/Target/CPUPipeline.h"
+#include "ke/Target/GPUPipeline.h"
 #include "ke/Target/TargetInfo.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
@@ -132,6 +134,21 @@ std::string ke::search::checkLowers(ModuleOp candidate,
   llvm::LLVMContext llvmContext;
   if (!translateModuleToLLVMIR(*copy, llvmContext))
     return "jit: " + diagnostics.str();
+  if (!target.isGPU())
+    return "";
+  // GPU candidates are checked on the CPU and must also lower for the GPU:
+  // the target's pipeline to assembly, as ke-run compiles them.
+  OwningOpRef<ModuleOp> gpuCopy = cast<ModuleOp>(candidate->clone());
+  for (auto function : gpuCopy->getOps<func::FuncOp>()) {
+    eval::prepareForLowering(function);
+    function->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
+  }
+  PassManager gpuPm(context, ModuleOp::getOperationName());
+  LowerGPUOptions gpuOptions;
+  if (failed(buildLowerGPUPipeline(gpuPm, target, gpuOptions, errorStream)))
+    return "lower: " + errors;
+  if (failed(gpuPm.run(*gpuCopy)))
+    return "lower: " + diagnostics.str();
   return "";
 }
 

@@ -149,6 +149,21 @@ LogicalResult ke::buildLowerAMDGPUPipeline(OpPassManager &pm,
       errors);
 }
 
+LogicalResult ke::buildLowerGPUPipeline(OpPassManager &pm,
+                                        const TargetInfo &target,
+                                        const LowerGPUOptions &options,
+                                        llvm::raw_ostream &errors) {
+  switch (target.kind) {
+  case TargetKind::NVGPU:
+    return buildLowerNVGPUPipeline(pm, options, errors);
+  case TargetKind::AMDGPU:
+    return buildLowerAMDGPUPipeline(pm, options, errors);
+  default:
+    errors << "'" << target.name << "' is not a GPU target";
+    return failure();
+  }
+}
+
 void ke::registerLowerGPUPipelines() {
   PassPipelineRegistration<LowerGPUOptions>(
       "ke-lower-nvgpu",

@@ -21,6 +21,7 @@ class OpPassManager;
 } // namespace mlir
 
 namespace ke {
+struct TargetInfo;
 
 struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
   Option<std::string> chip{*this, "chip",
@@ -75,6 +76,12 @@ llvm::LogicalResult buildLowerAMDGPUPipeline(mlir::OpPassManager &pm,
                                              llvm::raw_ostream &errors);
 
 /// Registers ke-lower-nvgpu and ke-lower-amdgpu.
+/// The pipeline of a GPU `target` (nvgpu or amdgpu); fails for others.
+llvm::LogicalResult buildLowerGPUPipeline(mlir::OpPassManager &pm,
+                                          const TargetInfo &target,
+                                          const LowerGPUOptions &options,
+                                          llvm::raw_ostream &errors);
+
 void registerLowerGPUPipelines();
 
 } // namespace ke
