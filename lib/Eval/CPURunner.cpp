@@ -24,6 +24,8 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -37,6 +39,22 @@ using namespace ke::eval;
 #endif
 
 namespace {
+
+/// Where the JIT's runtime libraries are: $KE_MLIR_LIB_DIR, else lib/ beside
+/// the running executable's bin/ when it holds libomp.so (the release
+/// archive), else the LLVM installation ke was built against.
+std::string getRuntimeLibraryDirectory() {
+  if (const char *directory = std::getenv("KE_MLIR_LIB_DIR"))
+    return directory;
+  static int anchor;
+  std::string executable = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  llvm::SmallString<256> beside(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(executable)));
+  llvm::sys::path::append(beside, "lib", "libomp.so");
+  if (!executable.empty() && llvm::sys::fs::exists(beside))
+    return std::string(llvm::sys::path::parent_path(beside));
+  return KE_MLIR_LIB_DIR;
+}
 
 /// Byte offset of each field in a struct laid out by LLVM's rules: each
 /// field aligned to its natural alignment.
@@ -97,10 +115,14 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
 
   auto transformer = makeOptimizingTransformer(/*optLevel=*/3, /*sizeLevel=*/0,
                                                targetMachine->get());
-  std::string runtimeLibrary =
-      std::string(KE_MLIR_LIB_DIR) + "/libmlir_c_runner_utils.so";
-  std::string openMPLibrary = std::string(KE_MLIR_LIB_DIR) + "/libomp.so";
-  llvm::SmallVector<llvm::StringRef, 2> libraries = {runtimeLibrary};
+  std::string libraryDirectory = getRuntimeLibraryDirectory();
+  std::string runtimeLibrary = libraryDirectory + "/libmlir_c_runner_utils.so";
+  std::string openMPLibrary = libraryDirectory + "/libomp.so";
+  // Without MLIR's runner utilities beside it (the release archive), the
+  // kernels' runtime calls resolve to ke-run's own (lib/Runtime/HostRuntime).
+  llvm::SmallVector<llvm::StringRef, 2> libraries;
+  if (llvm::sys::fs::exists(runtimeLibrary))
+    libraries.push_back(runtimeLibrary);
   // Multi-threaded schedules call into the OpenMP runtime.
   if (llvm::sys::fs::exists(openMPLibrary))
     libraries.push_back(openMPLibrary);

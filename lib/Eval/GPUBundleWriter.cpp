@@ -72,8 +72,13 @@ llvm::Error linkHostLibrary(mlir::ModuleOp lowered, llvm::StringRef directory,
   auto linker = llvm::sys::findProgramByName("ld.lld", {KE_LLVM_TOOLS_DIR});
   if (!linker)
     linker = llvm::sys::findProgramByName("ld.lld-22");
+  // GPU hosts running the release archive rarely have lld; binutils' ld
+  // links the same shared object.
   if (!linker)
-    return llvm::createStringError("link: ld.lld not found (Debian: lld-22)");
+    linker = llvm::sys::findProgramByName("ld");
+  if (!linker)
+    return llvm::createStringError(
+        "link: neither ld.lld nor ld found (Debian: lld-22 or binutils)");
   std::string output = (directory + "/" + name).str();
   std::string log = (directory + "/" + name + ".log").str();
   llvm::sys::fs::remove(log);

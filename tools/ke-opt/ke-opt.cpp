@@ -4,12 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ToolMains.h"
+
 #include "ke/InitKe.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
-int main(int argc, char **argv) {
+int keOptMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
   ke::registerEverything(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(

@@ -17,155 +17,15 @@
 #include <string>
 
 using namespace mlir;
-namespace cl = llvm::cl;
-
 using namespace ke::eval;
 namespace cl = llvm::cl;
 
-static cl::OptionCategory runCategory("ke-run options");
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input .mlir file>"),
-                                          cl::cat(runCategory));
-static cl::opt<std::string>
-    kernelName("kernel",
-               cl::desc("Only this kernel (default: every kernel in the file)"),
-               cl::cat(runCategory));
-static cl::opt<std::string> candidateName(
-    "candidate",
-    cl::desc("For a ke.kernel: evaluate this candidate (default: the best "
-             "correct candidate, else the reference)"),
-    cl::cat(runCategory));
-static cl::opt<std::string> targetName("target", cl::init("cpu"),
-                                       cl::desc("cpu, nvgpu, amdgpu or riscv"),
-                                       cl::cat(runCategory));
+/// Removes `--threads N`, `--threads=N` (or with one dash) from argv.
 /// `--threads N`: libLLVM already registers a global cl::opt named
 /// "threads", so ke-run takes this one out of argv before cl parses it.
-static unsigned threads = 1;
-static cl::opt<std::string> referenceFilename(
-    "reference",
-    cl::desc("Take the reference function (same name) from this file instead "
-             "of the kernel itself"),
-    cl::cat(runCategory));
-static cl::opt<uint64_t> seed("seed", cl::init(1), cl::desc("First input seed"),
-                              cl::cat(runCategory));
-static cl::opt<unsigned> numSeeds("seeds", cl::init(2),
-                                  cl::desc("Input seeds checked (>= 1)"),
-                                  cl::cat(runCategory));
-static cl::opt<bool> emitJson("json",
-                              cl::desc("Print one JSON line per kernel"),
-                              cl::cat(runCategory));
-static cl::opt<std::string> reportPath(
-    "report",
-    cl::desc("Write each kernel's JSON line to this file too: a channel the "
-             "evaluated code does not write to, so a kernel that prints JSON "
-             "cannot forge its verdict (ke-evolve reads verdicts from it)"),
-    cl::value_desc("path"), cl::cat(runCategory));
-static cl::opt<bool> calibrateOnly(
-    "calibrate",
-    cl::desc("Measure this machine's peak GFLOP/s and GB/s, cache and print "
-             "them"),
-    cl::cat(runCategory));
-static cl::opt<bool> checkOnly("check-only",
-                               cl::desc("Check correctness, skip timing"),
-                               cl::cat(runCategory));
-static cl::opt<double> minTime("min-time", cl::init(0.2),
-                               cl::desc("Seconds of timed runs (at least 5)"),
-                               cl::cat(runCategory));
-static cl::opt<unsigned>
-    timeoutSeconds("timeout", cl::init(120),
-                   cl::desc("Seconds one kernel may take in all (0: no limit)"),
-                   cl::cat(runCategory));
-static cl::opt<bool> naive("naive",
-                           cl::desc("Lower the candidate with the naive "
-                                    "pipeline too: no schedule of ke-run's "
-                                    "own (for already scheduled candidates)"),
-                           cl::cat(runCategory));
-static cl::opt<std::string> referenceCache(
-    "reference-cache",
-    cl::desc("Directory caching the reference's outputs per seed, so that "
-             "evaluating many candidates of one kernel runs it once"),
-    cl::cat(runCategory));
-static cl::opt<bool> profile(
-    "profile",
-    cl::desc("Also run an instrumented copy (ke-instrument) and report each "
-             "top-level region's share of the time, plus hardware counters "
-             "(perf_event_open) when the kernel allows them"),
-    cl::cat(runCategory));
-static cl::opt<bool> compileOnly(
-    "compile-only",
-    cl::desc("nvgpu/amdgpu: compile and report the code's static metrics, "
-             "do not run on the GPU"),
-    cl::cat(runCategory));
-static cl::opt<std::string> bundleDirectory(
-    "bundle",
-    cl::desc("nvgpu: write each kernel's bundle (host code with PTX, "
-             "inputs, the reference's outputs) to DIR/<kernel>, for "
-             "ke-gpu-run on a GPU machine"),
-    cl::cat(runCategory));
-static cl::list<int64_t> gpuBlockTile(
-    "gpu-block-tile", cl::CommaSeparated,
-    cl::desc("nvgpu/amdgpu: threads per block along the innermost parallel "
-             "loops (sets ke.gpu_block_tile; bundles are named "
-             "<kernel>@<tile>)"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> gpuReductionThreads(
-    "gpu-reduction-threads",
-    cl::init(ke::GPUScheduleDefaults::reductionThreads),
-    cl::desc("nvgpu/amdgpu: most threads reducing one row together (0: "
-             "each thread reduces its rows alone; bundles of other values "
-             "are named <kernel>@r<N>)"),
-    cl::cat(runCategory));
-static cl::list<int64_t> gpuThreadTile(
-    "gpu-thread-tile", cl::CommaSeparated,
-    cl::desc("nvgpu/amdgpu: outputs per thread of matmul-like reductions, "
-             "right-aligned on their parallel loops (bundles are named "
-             "<kernel>@t<tile>)"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> gpuSharedTile(
-    "gpu-shared-tile", cl::init(ke::GPUScheduleDefaults::sharedTile),
-    cl::desc("nvgpu/amdgpu: outputs per block along i and j of GEMM-like "
-             "contractions staged through shared memory (16 to 128 in steps "
-             "of 16; 0: no staging; bundles of other values are named "
-             "<kernel>@s<N>)"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> gpuWarps(
-    "gpu-warps", cl::init(ke::GPUScheduleDefaults::warps),
-    cl::desc("nvgpu/amdgpu: warps per block of contractions staged through "
-             "shared memory (2, 4, 8 or 16; bundles of other values are "
-             "named <kernel>@w<N>)"),
-    cl::cat(runCategory));
-static cl::opt<int64_t> gpuVectorWidth(
-    "gpu-vector-width", cl::init(ke::GPUScheduleDefaults::vectorWidth),
-    cl::desc("nvgpu/amdgpu: elements per thread of elementwise ops, read "
-             "and written as one vector (1, 2 or 4; bundles of other values "
-             "are named <kernel>@v<N>)"),
-    cl::cat(runCategory));
-static cl::opt<bool> emitAssembly(
-    "emit-asm",
-    cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
-    cl::cat(runCategory));
-static cl::opt<std::string>
-    riscvCPU("riscv-cpu", cl::init("sifive-x280"),
-             cl::desc("riscv: the CPU model of code generation and of "
-                      "llvm-mca's cycle estimate"),
-             cl::cat(runCategory));
-static cl::opt<std::string> workDirectory(
-    "work-dir",
-    cl::desc("riscv: keep the object, harness, assembly and llvm-mca input "
-             "in this directory (default: a temporary one, removed)"),
-    cl::cat(runCategory));
-static cl::opt<double>
-    riscvGHz("riscv-ghz", cl::init(1.0),
-             cl::desc("riscv: clock that turns estimated cycles into time"),
-             cl::cat(runCategory));
-static cl::opt<int64_t> vectorWidth("vector-width", cl::init(8),
-                                    cl::desc("Vector width of the default "
-                                             "schedule"),
-                                    cl::cat(runCategory));
-
-/// Removes `--threads N`, `--threads=N` (or with one dash) from argv.
 static LogicalResult extractThreadsOption(int argc, char **argv,
-                                          llvm::SmallVectorImpl<char *> &rest) {
+                                          llvm::SmallVectorImpl<char *> &rest,
+                                          unsigned &threads) {
   for (int i = 0; i < argc; ++i) {
     llvm::StringRef argument(argv[i]);
     llvm::StringRef name = argument.ltrim('-');
@@ -191,9 +51,150 @@ static LogicalResult extractThreadsOption(int argc, char **argv,
 }
 
 std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
+  // Registered here, not at load time: in the release archive's multi-call
+  // binary ke-opt's own options must not meet these.
+  cl::OptionCategory runCategory("ke-run options");
+  cl::opt<std::string> inputFilename(cl::Positional,
+                                            cl::desc("<input .mlir file>"),
+                                            cl::cat(runCategory));
+  cl::opt<std::string>
+      kernelName("kernel",
+                 cl::desc("Only this kernel (default: every kernel in the file)"),
+                 cl::cat(runCategory));
+  cl::opt<std::string> candidateName(
+      "candidate",
+      cl::desc("For a ke.kernel: evaluate this candidate (default: the best "
+               "correct candidate, else the reference)"),
+      cl::cat(runCategory));
+  cl::opt<std::string> targetName("target", cl::init("cpu"),
+                                         cl::desc("cpu, nvgpu, amdgpu or riscv"),
+                                         cl::cat(runCategory));
+  cl::opt<std::string> referenceFilename(
+      "reference",
+      cl::desc("Take the reference function (same name) from this file instead "
+               "of the kernel itself"),
+      cl::cat(runCategory));
+  cl::opt<uint64_t> seed("seed", cl::init(1), cl::desc("First input seed"),
+                                cl::cat(runCategory));
+  cl::opt<unsigned> numSeeds("seeds", cl::init(2),
+                                    cl::desc("Input seeds checked (>= 1)"),
+                                    cl::cat(runCategory));
+  cl::opt<bool> emitJson("json",
+                                cl::desc("Print one JSON line per kernel"),
+                                cl::cat(runCategory));
+  cl::opt<std::string> reportPath(
+      "report",
+      cl::desc("Write each kernel's JSON line to this file too: a channel the "
+               "evaluated code does not write to, so a kernel that prints JSON "
+               "cannot forge its verdict (ke-evolve reads verdicts from it)"),
+      cl::value_desc("path"), cl::cat(runCategory));
+  cl::opt<bool> calibrateOnly(
+      "calibrate",
+      cl::desc("Measure this machine's peak GFLOP/s and GB/s, cache and print "
+               "them"),
+      cl::cat(runCategory));
+  cl::opt<bool> checkOnly("check-only",
+                                 cl::desc("Check correctness, skip timing"),
+                                 cl::cat(runCategory));
+  cl::opt<double> minTime("min-time", cl::init(0.2),
+                                 cl::desc("Seconds of timed runs (at least 5)"),
+                                 cl::cat(runCategory));
+  cl::opt<unsigned>
+      timeoutSeconds("timeout", cl::init(120),
+                     cl::desc("Seconds one kernel may take in all (0: no limit)"),
+                     cl::cat(runCategory));
+  cl::opt<bool> naive("naive",
+                             cl::desc("Lower the candidate with the naive "
+                                      "pipeline too: no schedule of ke-run's "
+                                      "own (for already scheduled candidates)"),
+                             cl::cat(runCategory));
+  cl::opt<std::string> referenceCache(
+      "reference-cache",
+      cl::desc("Directory caching the reference's outputs per seed, so that "
+               "evaluating many candidates of one kernel runs it once"),
+      cl::cat(runCategory));
+  cl::opt<bool> profile(
+      "profile",
+      cl::desc("Also run an instrumented copy (ke-instrument) and report each "
+               "top-level region's share of the time, plus hardware counters "
+               "(perf_event_open) when the kernel allows them"),
+      cl::cat(runCategory));
+  cl::opt<bool> compileOnly(
+      "compile-only",
+      cl::desc("nvgpu/amdgpu: compile and report the code's static metrics, "
+               "do not run on the GPU"),
+      cl::cat(runCategory));
+  cl::opt<std::string> bundleDirectory(
+      "bundle",
+      cl::desc("nvgpu: write each kernel's bundle (host code with PTX, "
+               "inputs, the reference's outputs) to DIR/<kernel>, for "
+               "ke-gpu-run on a GPU machine"),
+      cl::cat(runCategory));
+  cl::list<int64_t> gpuBlockTile(
+      "gpu-block-tile", cl::CommaSeparated,
+      cl::desc("nvgpu/amdgpu: threads per block along the innermost parallel "
+               "loops (sets ke.gpu_block_tile; bundles are named "
+               "<kernel>@<tile>)"),
+      cl::cat(runCategory));
+  cl::opt<int64_t> gpuReductionThreads(
+      "gpu-reduction-threads",
+      cl::init(ke::GPUScheduleDefaults::reductionThreads),
+      cl::desc("nvgpu/amdgpu: most threads reducing one row together (0: "
+               "each thread reduces its rows alone; bundles of other values "
+               "are named <kernel>@r<N>)"),
+      cl::cat(runCategory));
+  cl::list<int64_t> gpuThreadTile(
+      "gpu-thread-tile", cl::CommaSeparated,
+      cl::desc("nvgpu/amdgpu: outputs per thread of matmul-like reductions, "
+               "right-aligned on their parallel loops (bundles are named "
+               "<kernel>@t<tile>)"),
+      cl::cat(runCategory));
+  cl::opt<int64_t> gpuSharedTile(
+      "gpu-shared-tile", cl::init(ke::GPUScheduleDefaults::sharedTile),
+      cl::desc("nvgpu/amdgpu: outputs per block along i and j of GEMM-like "
+               "contractions staged through shared memory (16 to 128 in steps "
+               "of 16; 0: no staging; bundles of other values are named "
+               "<kernel>@s<N>)"),
+      cl::cat(runCategory));
+  cl::opt<int64_t> gpuWarps(
+      "gpu-warps", cl::init(ke::GPUScheduleDefaults::warps),
+      cl::desc("nvgpu/amdgpu: warps per block of contractions staged through "
+               "shared memory (2, 4, 8 or 16; bundles of other values are "
+               "named <kernel>@w<N>)"),
+      cl::cat(runCategory));
+  cl::opt<int64_t> gpuVectorWidth(
+      "gpu-vector-width", cl::init(ke::GPUScheduleDefaults::vectorWidth),
+      cl::desc("nvgpu/amdgpu: elements per thread of elementwise ops, read "
+               "and written as one vector (1, 2 or 4; bundles of other values "
+               "are named <kernel>@v<N>)"),
+      cl::cat(runCategory));
+  cl::opt<bool> emitAssembly(
+      "emit-asm",
+      cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
+      cl::cat(runCategory));
+  cl::opt<std::string>
+      riscvCPU("riscv-cpu", cl::init("sifive-x280"),
+               cl::desc("riscv: the CPU model of code generation and of "
+                        "llvm-mca's cycle estimate"),
+               cl::cat(runCategory));
+  cl::opt<std::string> workDirectory(
+      "work-dir",
+      cl::desc("riscv: keep the object, harness, assembly and llvm-mca input "
+               "in this directory (default: a temporary one, removed)"),
+      cl::cat(runCategory));
+  cl::opt<double>
+      riscvGHz("riscv-ghz", cl::init(1.0),
+               cl::desc("riscv: clock that turns estimated cycles into time"),
+               cl::cat(runCategory));
+  cl::opt<int64_t> vectorWidth("vector-width", cl::init(8),
+                                      cl::desc("Vector width of the default "
+                                               "schedule"),
+                                      cl::cat(runCategory));
+
   cl::HideUnrelatedOptions(runCategory);
   llvm::SmallVector<char *> arguments;
-  if (failed(extractThreadsOption(argc, argv, arguments)))
+  unsigned threads = 1;
+  if (failed(extractThreadsOption(argc, argv, arguments, threads)))
     return std::nullopt;
   cl::ParseCommandLineOptions(
       static_cast<int>(arguments.size()), arguments.data(),

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RunOptions.h"
+#include "../ToolMains.h"
 
 #include "ke/Eval/CrashContainment.h"
 #include "ke/Eval/EvaluateKernel.h"
@@ -117,7 +118,7 @@ static EvaluationReport evaluateContained(const KernelJob &job,
   return report;
 }
 
-int main(int argc, char **argv) {
+int keRunMain(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   std::optional<RunCommand> command = parseRunCommandLine(argc, argv);
   if (!command)

@@ -1,0 +1,14 @@
+//===- ToolMains.h - the tools' entry points --------------------*- C++ -*-===//
+//
+// Each tool's main is a function so that the release archive can ship one
+// multi-call binary (tools/release/ke.cpp) instead of two copies of MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_TOOLS_TOOLMAINS_H
+#define KE_TOOLS_TOOLMAINS_H
+
+int keOptMain(int argc, char **argv);
+int keRunMain(int argc, char **argv);
+
+#endif // KE_TOOLS_TOOLMAINS_H
