@@ -23,7 +23,9 @@
 //   (ke-time-gpu-kernels, ke-lower-probes{runtime=gpu}); elsewhere both
 //   passes do nothing;
 // - host-side temporaries go through _mlir_memref_to_llvm_alloc, which the
-//   runtime serves with device memory, so kernels can read them;
+//   runtime serves with device memory, so kernels can read them; copies
+//   between buffers become linalg.copy (ke-copies-to-linalg-for-gpu), so
+//   GPU threads make them, not a host memcpy on device pointers;
 // - AMD code must link without ROCm's device libraries (Debian has none):
 //   f32 math without an instruction becomes polynomials
 //   (ke-approximate-math), the rest LLVM intrinsic calls
@@ -84,7 +86,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
              "hoist-static-allocs},canonicalize,buffer-deallocation-pipeline,"
-             "canonicalize,func.func(ke-hoist-allocations-to-entry),"
+             "canonicalize,func.func(ke-hoist-allocations-to-entry,"
+             "ke-copies-to-linalg-for-gpu),"
              "{1}convert-linalg-to-parallel-loops,"
              "func.func({0},"
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"

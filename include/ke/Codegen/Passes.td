@@ -260,6 +260,20 @@ def KeVectorizeElementwiseForGPU : Pass<"ke-vectorize-elementwise-for-gpu", "mli
                            "::mlir::arith::ArithDialect"];
 }
 
+def KeCopiesToLinalgForGPU : Pass<"ke-copies-to-linalg-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg.copy so that the GPU copies";
+  let description = [{
+    On buffers, before `convert-linalg-to-parallel-loops`: every
+    `memref.copy` (bufferization writes them for tensors copied, padded or
+    returned) becomes a `linalg.copy` of the same operands, so that it is
+    mapped to GPU threads like any other linalg op. Left alone, the copy is
+    lowered to a host `memcpy` or `memrefCopy` call, and on GPU targets
+    every buffer of the kernel is device memory: the host would read device
+    pointers and crash.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{
