@@ -39,6 +39,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "ke/Codegen/FrontEndCleanup.h"
 #include "ke/Target/TargetInfo.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -79,9 +80,12 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   bool amd = vendor == "amd";
   // AMD without ROCm's device libraries: f32 math as polynomials (no
   // __ocml_* calls), block sizes as constants (no __ockl_get_local_size).
+  // Front-end IR is cleaned up as on the CPU: elementwise chains fused
+  // into one op and splat constants folded into bodies (a constant tensor
+  // left as an operand would be a host global the kernel cannot read).
   return llvm::formatv(
              "func.func({3}ke-decompose-aggregates,"
-             "convert-elementwise-to-linalg),"
+             "convert-elementwise-to-linalg,{5}),"
              "one-shot-bufferize{{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
@@ -96,7 +100,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "{4}ke-time-gpu-kernels{{vendor={2}},func.func(gpu-async-region),"
              "ke-lower-probes{{runtime=gpu},",
              tiling, reductions, vendor, amd ? "ke-approximate-math," : "",
-             amd ? "ke-fold-known-block-dims," : "")
+             amd ? "ke-fold-known-block-dims," : "",
+             ke::kFrontEndCleanupPipeline)
       .str();
 }
 } // namespace

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef KE_TRANSFORMS_FRONTENDCLEANUP_H
-#define KE_TRANSFORMS_FRONTENDCLEANUP_H
+#ifndef KE_CODEGEN_FRONTENDCLEANUP_H
+#define KE_CODEGEN_FRONTENDCLEANUP_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -21,4 +21,4 @@ inline constexpr llvm::StringLiteral kFrontEndCleanupPipeline =
     "linalg-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize";
 } // namespace ke
 
-#endif // KE_TRANSFORMS_FRONTENDCLEANUP_H
+#endif // KE_CODEGEN_FRONTENDCLEANUP_H
