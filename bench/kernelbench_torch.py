@@ -3,7 +3,7 @@
 as MLIR (../shared/kernelbench/levelN/*.mlir).
 
     bench/kernelbench_torch.py [--kernelbench-dir DIR] --threads T [--compile]
-                               FILE.mlir...
+                               [--device cpu|cuda] FILE.mlir...
 
 DIR holds KernelBench's problem sources as levelN/NAME.py (KernelBench's
 KernelBench/ folder, a clone's root, or what bench/fetch_kernelbench.sh
@@ -160,6 +160,29 @@ def timed_ms(fn, min_seconds, min_runs, warmup=2):
     return samples[len(samples) // 2] * 1e3
 
 
+def timed_cuda_ms(torch, fn, min_seconds, min_runs, warmup=2):
+    """Median of CUDA events around each call, the L2 cache flushed before
+    it, as ke-run times GPU bundles."""
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
+    for _ in range(warmup):
+        fn()
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    samples = []
+    while len(samples) < min_runs or sum(samples) / 1e3 < min_seconds:
+        flush.zero_()
+        torch.cuda.synchronize()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        samples.append(start.elapsed_time(stop))
+        if len(samples) >= 1000:
+            break
+    samples.sort()
+    return samples[len(samples) // 2]
+
+
 def check_shapes(torch, args, inputs, model):
     """Mismatches between the built problem and the header's arguments: the
     tensor inputs in order (input0, input1, ...; the converter folded
@@ -203,7 +226,12 @@ def measure(args, row):
         print(json.dumps(row), flush=True)
 
     row["torch"] = torch.__version__
+    row["device"] = args.device
     torch.set_num_threads(args.threads)
+    if args.device == "cuda":
+        # f32 as ke computes it: no TF32 in matmuls or convolutions.
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
     problem, header_args, shrunk = parse_header(row["file"])
     row["problem"] = problem
     module, notes = load_problem(find_source(args.kernelbench_dir, problem), shrunk)
@@ -229,15 +257,21 @@ def measure(args, row):
     if args.check_only:
         emit()
         return
+    timed = timed_ms
+    if args.device == "cuda":
+        model = model.to("cuda")
+        inputs = [value.to("cuda") if isinstance(value, torch.Tensor) else value
+                  for value in inputs]
+        timed = lambda fn, seconds, runs: timed_cuda_ms(torch, fn, seconds, runs)
     with torch.no_grad():
-        row["eager_ms"] = timed_ms(lambda: model(*inputs), args.min_seconds, args.min_runs)
+        row["eager_ms"] = timed(lambda: model(*inputs), args.min_seconds, args.min_runs)
         emit()
         if args.compile:
             try:
                 compiled = torch.compile(model)
                 # The first call compiles; the warm-up of timed_ms is after it.
                 compiled(*inputs)
-                row["compile_ms"] = timed_ms(lambda: compiled(*inputs), args.min_seconds, args.min_runs)
+                row["compile_ms"] = timed(lambda: compiled(*inputs), args.min_seconds, args.min_runs)
             except Exception as e:  # inductor without a C++ compiler, an op it lacks, ...
                 row["error"] = "torch.compile: " + describe(e)
             emit()
@@ -254,7 +288,8 @@ def run_child(args, path):
         pass
     command = [sys.executable, os.path.abspath(__file__), "--child",
                "--kernelbench-dir", args.kernelbench_dir, "--threads", str(args.threads),
-               "--min-seconds", str(args.min_seconds), "--min-runs", str(args.min_runs), path]
+               "--min-seconds", str(args.min_seconds), "--min-runs", str(args.min_runs),
+               "--device", args.device, path]
     if args.compile:
         command.append("--compile")
     if args.check_only:
@@ -295,6 +330,9 @@ def main():
                         help="KernelBench's problem sources as levelN/NAME.py "
                              "(default: build/bench/kernelbench-py)")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"],
+                        help="cuda: CUDA events around each call after an L2 "
+                             "flush, TF32 off (f32 like ke)")
     parser.add_argument("--compile", action="store_true", help="also time torch.compile")
     parser.add_argument("--min-seconds", type=float, default=0.5)
     parser.add_argument("--min-runs", type=int, default=5)
