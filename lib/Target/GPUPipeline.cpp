@@ -25,7 +25,9 @@
 // - host-side temporaries go through _mlir_memref_to_llvm_alloc, which the
 //   runtime serves with device memory, so kernels can read them; copies
 //   between buffers become linalg.copy (ke-copies-to-linalg-for-gpu), so
-//   GPU threads make them, not a host memcpy on device pointers;
+//   GPU threads make them, not a host memcpy on device pointers; loops
+//   left sequential at the top of the function (a reduction to a scalar)
+//   become one-thread kernels (ke-wrap-host-loops-for-gpu);
 // - AMD code must link without ROCm's device libraries (Debian has none):
 //   f32 math without an instruction becomes polynomials
 //   (ke-approximate-math), the rest LLVM intrinsic calls
@@ -81,11 +83,12 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   // AMD without ROCm's device libraries: f32 math as polynomials (no
   // __ocml_* calls), block sizes as constants (no __ockl_get_local_size).
   // Front-end IR is cleaned up as on the CPU: elementwise chains fused
-  // into one op and splat constants folded into bodies (a constant tensor
-  // left as an operand would be a host global the kernel cannot read).
+  // into one op and splat constants folded into bodies; the splats left
+  // become fills (a constant tensor would be a host global the kernels
+  // cannot read).
   return llvm::formatv(
              "func.func({3}ke-decompose-aggregates,"
-             "convert-elementwise-to-linalg,{5}),"
+             "convert-elementwise-to-linalg,{5},ke-splat-constants-to-fills),"
              "one-shot-bufferize{{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
@@ -93,7 +96,7 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "canonicalize,func.func(ke-hoist-allocations-to-entry,"
              "ke-copies-to-linalg-for-gpu),"
              "{1}convert-linalg-to-parallel-loops,"
-             "func.func({0},"
+             "func.func(ke-wrap-host-loops-for-gpu,{0},"
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
              "convert-parallel-loops-to-gpu),canonicalize,"
              "gpu-launch-sink-index-computations,gpu-kernel-outlining,"

@@ -274,6 +274,34 @@ def KeCopiesToLinalgForGPU : Pass<"ke-copies-to-linalg-for-gpu", "mlir::func::Fu
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def KeSplatConstantsToFills : Pass<"ke-splat-constants-to-fills", "mlir::func::FuncOp"> {
+  let summary = "Turn splat tensor constants into linalg.fill of tensor.empty";
+  let description = [{
+    On tensors, before bufferization: every `arith.constant` of a splat
+    tensor (front ends write them as padding, e.g. the zeros a cumulative
+    sum concatenates) becomes `linalg.fill` of a `tensor.empty` of the same
+    type. Bufferized, a constant is a `memref.global` in host memory, which
+    GPU kernels cannot read; a fill is a buffer the GPU writes.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def KeWrapHostLoopsForGPU : Pass<"ke-wrap-host-loops-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Put loops left on the host into one-iteration parallel loops";
+  let description = [{
+    After `convert-linalg-to-parallel-loops`: a top-level `scf.for` (what a
+    linalg op without parallel loops becomes, e.g. a reduction to a scalar)
+    or `memref.store` (a 0-d fill) would run on the host, and on GPU targets
+    every buffer is device memory: the host would dereference device
+    pointers. Each becomes the body of an `scf.parallel` of one iteration,
+    which the GPU mapping turns into a kernel of one thread. Correct, not
+    fast: the reduction runs sequentially in that thread.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{

@@ -1,0 +1,38 @@
+// RUN: ke-opt %s --ke-wrap-host-loops-for-gpu | FileCheck %s
+
+// A reduction to a scalar, lowered to sequential loops, and the fill of its
+// accumulator each move into a parallel loop of one iteration; the parallel
+// loop that reads the result stays as it is.
+// CHECK-LABEL: func.func @norm
+// CHECK: %[[ACC:.*]] = memref.alloc
+// CHECK: scf.parallel (%{{.*}}) = (%[[Z:.*]]) to (%[[O:.*]]) step (%[[O]])
+// CHECK-NEXT: memref.store %{{.*}}, %[[ACC]][]
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
+// CHECK-NEXT: scf.for
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK-NEXT: memref.load %arg0
+// CHECK-NOT: scf.parallel
+// CHECK: return
+func.func @norm(%in: memref<64xf32>, %out: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %acc = memref.alloc() : memref<f32>
+  memref.store %zero, %acc[] : memref<f32>
+  scf.for %i = %c0 to %c64 step %c1 {
+    %x = memref.load %in[%i] : memref<64xf32>
+    %s = memref.load %acc[] : memref<f32>
+    %t = arith.addf %x, %s : f32
+    memref.store %t, %acc[] : memref<f32>
+  }
+  scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+    %x = memref.load %in[%i] : memref<64xf32>
+    %s = memref.load %acc[] : memref<f32>
+    %y = arith.divf %x, %s : f32
+    memref.store %y, %out[%i] : memref<64xf32>
+    scf.reduce
+  }
+  memref.dealloc %acc : memref<f32>
+  return
+}
