@@ -199,16 +199,10 @@ void EvolvePass::runOnOperation() {
   if (proposer == "llm" || proposer == "mixed") {
     propose::LLMSessionOptions options = getLLMSessionOptions(*this);
     options.proposer.skills = skills ? 3 : 0;
-    std::vector<std::string> warnings;
-    auto session = propose::LLMSession::create(*database, run, options,
-                                               &getContext(), warnings);
-    for (const std::string &warning : warnings)
-      module.emitWarning() << "ke-evolve: knowledge base: " << warning;
-    if (!session) {
-      module.emitError() << "ke-evolve: "
-                         << llvm::toString(session.takeError());
+    FailureOr<std::unique_ptr<propose::LLMSession>> session =
+        openLLMSession(*database, run, options, module, "ke-evolve");
+    if (failed(session))
       return signalPassFailure();
-    }
     llmSession = std::move(*session);
   }
 

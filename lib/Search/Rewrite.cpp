@@ -160,17 +160,12 @@ void RewritePass::runOnOperation() {
       return signalPassFailure();
     }
     database = std::move(*opened);
-    propose::LLMSessionOptions options = search::getLLMSessionOptions(*this);
-    std::vector<std::string> warnings;
-    auto created = propose::LLMSession::create(*database, std::nullopt, options,
-                                               &getContext(), warnings);
-    for (const std::string &warning : warnings)
-      module.emitWarning() << "ke-rewrite: knowledge base: " << warning;
-    if (!created) {
-      module.emitError() << "ke-rewrite: "
-                         << llvm::toString(created.takeError());
+    FailureOr<std::unique_ptr<propose::LLMSession>> created =
+        search::openLLMSession(*database, std::nullopt,
+                               search::getLLMSessionOptions(*this), module,
+                               "ke-rewrite");
+    if (failed(created))
       return signalPassFailure();
-    }
     session = std::move(*created);
     chosen = &session->getProposer();
   } else {

@@ -112,6 +112,22 @@ std::unique_ptr<propose::Proposer> ke::search::createLibraryProposer(
   return library;
 }
 
+FailureOr<std::unique_ptr<propose::LLMSession>>
+ke::search::openLLMSession(store::Store &database, std::optional<int64_t> run,
+                           const propose::LLMSessionOptions &options,
+                           Operation *anchor, llvm::StringRef tool) {
+  std::vector<std::string> warnings;
+  auto session = propose::LLMSession::create(database, run, options,
+                                             anchor->getContext(), warnings);
+  for (const std::string &warning : warnings)
+    anchor->emitWarning() << tool << ": knowledge base: " << warning;
+  if (!session) {
+    anchor->emitError() << tool << ": " << llvm::toString(session.takeError());
+    return failure();
+  }
+  return std::move(*session);
+}
+
 std::string ke::search::checkLowers(ModuleOp candidate,
                                     const TargetInfo &target) {
   OwningOpRef<ModuleOp> copy = cast<ModuleOp>(candidate->clone());

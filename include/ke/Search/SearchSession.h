@@ -103,6 +103,14 @@ propose::LLMSessionOptions getLLMSessionOptions(const PassT &pass) {
   return options;
 }
 
+/// Opens the LLM session a search driver (`tool`: "ke-evolve", ...) asks
+/// for: knowledge-base warnings as warnings on `anchor`, failure after an
+/// error on it.
+mlir::FailureOr<std::unique_ptr<propose::LLMSession>>
+openLLMSession(store::Store &database, std::optional<int64_t> run,
+               const propose::LLMSessionOptions &options,
+               mlir::Operation *anchor, llvm::StringRef tool);
+
 /// The in-process check of a candidate: does a copy lower for the target
 /// and translate to LLVM IR? Empty if it does; a failure costs no
 /// subprocess.

@@ -5,36 +5,7 @@
 
 #include "mlir/Pass/Pass.h"
 
-namespace mlir {
-class ModuleOp;
-namespace func {
-class FuncOp;
-} // namespace func
-namespace arith {
-class ArithDialect;
-} // namespace arith
-namespace math {
-class MathDialect;
-} // namespace math
-namespace linalg {
-class LinalgDialect;
-} // namespace linalg
-namespace scf {
-class SCFDialect;
-} // namespace scf
-namespace tensor {
-class TensorDialect;
-} // namespace tensor
-namespace transform {
-class TransformDialect;
-} // namespace transform
-namespace vector {
-class VectorDialect;
-} // namespace vector
-} // namespace mlir
-
 namespace ke {
-class KeDialect;
 
 #define GEN_PASS_DECL
 #include "ke/Transforms/Passes.h.inc"
