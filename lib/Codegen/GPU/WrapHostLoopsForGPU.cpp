@@ -13,6 +13,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KEWRAPHOSTLOOPSFORGPU
@@ -27,6 +29,29 @@ bool touchesMemoryOnHost(Operation &op) {
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return loop.getNumResults() == 0;
   return isa<memref::StoreOp>(op);
+}
+
+/// The ops of `block` before `root` that compute its operands (loads of a
+/// 0-d op's inputs, its arithmetic), in block order: what must run with it
+/// on the GPU. Constants are left out (they are cloned where needed).
+SetVector<Operation *> getHostSlice(Operation *root) {
+  SetVector<Operation *> slice;
+  SmallVector<Operation *> worklist = {root};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (!producer || producer->getBlock() != root->getBlock() ||
+          producer->hasTrait<OpTrait::ConstantLike>() ||
+          slice.contains(producer))
+        continue;
+      if (!isa<memref::LoadOp>(producer) && !isMemoryEffectFree(producer))
+        continue;
+      slice.insert(producer);
+      worklist.push_back(producer);
+    }
+  }
+  return slice;
 }
 
 struct WrapHostLoopsForGPUPass
@@ -47,7 +72,27 @@ struct WrapHostLoopsForGPUPass
       auto parallel = scf::ParallelOp::create(builder, loc, ValueRange{zero},
                                               ValueRange{one}, ValueRange{one});
       Block *body = parallel.getBody();
-      op->moveBefore(body, body->begin());
+      // A 0-d op's store brings the loads and arithmetic it reads when
+      // nothing else uses them; what others use stays and is read on the
+      // host (then the op cannot move, and is left as it was).
+      SetVector<Operation *> slice = getHostSlice(op);
+      bool movable = llvm::all_of(slice, [&](Operation *producer) {
+        return llvm::all_of(producer->getUsers(), [&](Operation *user) {
+          return user == op || slice.contains(user);
+        });
+      });
+      if (!movable) {
+        parallel.erase();
+        continue;
+      }
+      SmallVector<Operation *> ordered(slice.begin(), slice.end());
+      llvm::sort(ordered, [](Operation *a, Operation *b) {
+        return a->isBeforeInBlock(b);
+      });
+      Operation *insertBefore = &body->front();
+      for (Operation *producer : ordered)
+        producer->moveBefore(insertBefore);
+      op->moveBefore(insertBefore);
     }
   }
 };

@@ -1,4 +1,4 @@
-// RUN: ke-opt %s --ke-wrap-host-loops-for-gpu | FileCheck %s
+// RUN: ke-opt %s --split-input-file --ke-wrap-host-loops-for-gpu | FileCheck %s
 
 // A reduction to a scalar, lowered to sequential loops, and the fill of its
 // accumulator each move into a parallel loop of one iteration; the parallel
@@ -34,5 +34,23 @@ func.func @norm(%in: memref<64xf32>, %out: memref<64xf32>) {
     scf.reduce
   }
   memref.dealloc %acc : memref<f32>
+  return
+}
+
+// -----
+
+// A 0-d op (a mean's division) lowered to a load, arithmetic and a store at
+// the top of the function: all three move into the one-iteration loop.
+// CHECK-LABEL: func.func @mean
+// CHECK: scf.parallel
+// CHECK-NEXT: memref.load %arg0[]
+// CHECK-NEXT: arith.divf
+// CHECK-NEXT: memref.store
+// CHECK: return
+func.func @mean(%sum: memref<f32>, %out: memref<f32>) {
+  %n = arith.constant 1024.0 : f32
+  %s = memref.load %sum[] : memref<f32>
+  %m = arith.divf %s, %n : f32
+  memref.store %m, %out[] : memref<f32>
   return
 }
