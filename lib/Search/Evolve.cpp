@@ -13,6 +13,7 @@
 #include "ke/Search/KernelSearch.h"
 #include "ke/Search/SearchSession.h"
 #include "ke/Search/SearchSummary.h"
+#include "ke/Search/StopSignals.h"
 #include "ke/Store/Store.h"
 #include "ke/Target/TargetInfo.h"
 #include "ke/Search/Passes.h"
@@ -240,18 +241,33 @@ void EvolvePass::runOnOperation() {
   options.workDirectory = workDirectory;
   SearchResources resources{database.get(), run, llmSession.get(), module};
   bool failedAny = false;
-  for (auto [index, kernel] : llvm::enumerate(kernels)) {
-    KernelSummary summary;
-    if (failed(searchKernel(kernel, index, options, resources, summary)))
-      failedAny = true;
-    summaries.push_back(std::move(summary));
+  int stoppedBy = 0;
+  {
+    ScopedStopSignals stopSignals;
+    for (auto [index, kernel] : llvm::enumerate(kernels)) {
+      if ((stoppedBy = getStopSignal()))
+        break; // the kernels not searched yet are left as they are
+      KernelSummary summary;
+      if (failed(searchKernel(kernel, index, options, resources, summary)))
+        failedAny = true;
+      summaries.push_back(std::move(summary));
+    }
+    stoppedBy = getStopSignal();
   }
   llvm::sys::fs::remove_directories(workDirectory);
-  if (llvm::Error error =
-          database->finishRun(run, failedAny ? "failed" : "finished"))
+  llvm::StringRef status =
+      failedAny ? "failed" : (stoppedBy ? "interrupted" : "finished");
+  if (llvm::Error error = database->finishRun(run, status))
     module.emitWarning() << "ke-evolve: " << llvm::toString(std::move(error));
 
   printSummaryTable(run, db, summaries);
+  // The best so far replaces each searched kernel as on a normal end, so a
+  // stopped search still writes its output.
+  if (stoppedBy)
+    module.emitWarning() << "ke-evolve: stopped by "
+                         << (stoppedBy == SIGINT ? "SIGINT" : "SIGTERM")
+                         << "; every evaluated candidate is in '" << db
+                         << "', resume=true goes on from there";
   if (failedAny)
     signalPassFailure();
 }

@@ -18,6 +18,7 @@
 #include "ke/Search/SearchSession.h"
 #include "ke/Search/SearchTree.h"
 #include "ke/Search/SkillMemory.h"
+#include "ke/Search/StopSignals.h"
 #include "ke/Store/Store.h"
 #include "ke/Target/TargetInfo.h"
 #include "ke/Codegen/TileAndVectorize.h"
@@ -315,6 +316,12 @@ LogicalResult KernelSearch::run() {
   };
   int consecutiveEmpty = 0;
   while (true) {
+    // Asked to stop: what is evaluated is committed; the run resumes.
+    if (int signal = getStopSignal()) {
+      summary.stopReason = signal == SIGINT ? "interrupted (SIGINT)"
+                                            : "interrupted (SIGTERM)";
+      break;
+    }
     if (std::optional<std::string> reason = tracker.check(
             summary.evaluated, elapsed(), tree.getBestSpeedup())) {
       summary.stopReason = *reason;
@@ -408,6 +415,13 @@ LogicalResult KernelSearch::run() {
     consecutiveEmpty = 0;
 
     std::vector<eval::EvaluationResult> results = evaluator.evaluate(requests);
+    // A Ctrl-C reaches the ke-run processes too: what they report then is
+    // not the candidates' verdict, so none of it is committed.
+    if (int signal = getStopSignal()) {
+      summary.stopReason = signal == SIGINT ? "interrupted (SIGINT)"
+                                            : "interrupted (SIGTERM)";
+      break;
+    }
     double bestBefore = tree.getBestSpeedup();
     double bestOfExpansion = 0.0;
     for (auto [i, node] : llvm::enumerate(fresh)) {

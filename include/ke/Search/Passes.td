@@ -55,7 +55,11 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     subprocesses (`workers` at a time, each with a timeout and a memory
     limit): lowered, run against the reference, timed. Every evaluated node
     is committed to the database (`db`) before the next expansion, so a
-    killed search loses nothing and `resume=true` continues it.
+    killed search loses nothing and `resume=true` continues it. SIGTERM or
+    SIGINT stops it cleanly after the evaluations in flight (whose results,
+    possibly cut short by the signal, are not recorded): the summary says
+    `interrupted`, the best so far is written, the work directory removed
+    and the run marked `interrupted`.
 
     The best verified candidate, or the floor when nothing beat it, replaces
     the kernel's body, keeping its name,
