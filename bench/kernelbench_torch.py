@@ -160,29 +160,6 @@ def timed_ms(fn, min_seconds, min_runs, warmup=2):
     return samples[len(samples) // 2] * 1e3
 
 
-def timed_cuda_ms(torch, fn, min_seconds, min_runs, warmup=2):
-    """Median of CUDA events around each call, the L2 cache flushed before
-    it, as ke-run times GPU bundles."""
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda")
-    for _ in range(warmup):
-        fn()
-    start = torch.cuda.Event(enable_timing=True)
-    stop = torch.cuda.Event(enable_timing=True)
-    samples = []
-    while len(samples) < min_runs or sum(samples) / 1e3 < min_seconds:
-        flush.zero_()
-        torch.cuda.synchronize()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        samples.append(start.elapsed_time(stop))
-        if len(samples) >= 1000:
-            break
-    samples.sort()
-    return samples[len(samples) // 2]
-
-
 def check_shapes(torch, args, inputs, model):
     """Mismatches between the built problem and the header's arguments: the
     tensor inputs in order (input0, input1, ...; the converter folded
@@ -262,7 +239,11 @@ def measure(args, row):
         model = model.to("cuda")
         inputs = [value.to("cuda") if isinstance(value, torch.Tensor) else value
                   for value in inputs]
-        timed = lambda fn, seconds, runs: timed_cuda_ms(torch, fn, seconds, runs)
+        # The bench kernels' CUDA timing: events after an L2 flush, as ke-run.
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                        "baselines"))
+        from torch_bench import timed_cuda
+        timed = lambda fn, seconds, runs: timed_cuda(fn, seconds, runs) / 1e6
     with torch.no_grad():
         row["eager_ms"] = timed(lambda: model(*inputs), args.min_seconds, args.min_runs)
         emit()

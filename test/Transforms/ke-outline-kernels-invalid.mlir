@@ -1,4 +1,5 @@
 // RUN: ke-opt %s -split-input-file -ke-outline-kernels -verify-diagnostics
+// RUN: ke-opt %s -split-input-file -ke-rewrite -verify-diagnostics
 
 // expected-error @+1 {{kernel '@k' is referenced elsewhere in the module and cannot be outlined into a ke.kernel}}
 func.func @k(%a: tensor<8xf32>) -> tensor<8xf32> attributes {ke.kernel} {

@@ -79,7 +79,7 @@ def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::fu
     loop's dimensions (missing outer ones are 1): the function's
     `ke.gpu_block_tile` if it has one (the GPU schedule knob the search
     varies), else `block-tile` if given, else a block of 32 to 256 threads
-    (the most that still leaves about 264 blocks, two per SM of an H100),
+    (the most that still leaves `min-blocks` blocks: twice the SMs of the target, 264 on an H100),
     up to a warp along x (the innermost loop), the rest along y. Bounds are
     checked inside the block, so sizes need not divide the trip counts.
   }];

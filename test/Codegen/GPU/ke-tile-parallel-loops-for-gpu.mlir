@@ -1,5 +1,7 @@
 // RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-tile-parallel-loops-for-gpu,canonicalize))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-tile-parallel-loops-for-gpu{block-tile=4,64},canonicalize))' | FileCheck %s --check-prefix=OPTION
+// RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-tile-parallel-loops-for-gpu))' | FileCheck %s --check-prefix=MINBLOCKS
+// RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-tile-parallel-loops-for-gpu{min-blocks=8}))' | FileCheck %s --check-prefix=FEWSMS
 
 // Canonicalization folds the block loop into the grid loop: the steps of
 // the outer dimensions are the block sizes.
@@ -54,6 +56,30 @@ func.func @knob(%m: memref<8x64x256xf32>) attributes {ke.gpu_block_tile = array<
   %z = arith.constant 0.0 : f32
   scf.parallel (%b, %i, %j) = (%c0, %c0, %c0) to (%c8, %c64, %c256) step (%c1, %c1, %c1) {
     memref.store %z, %m[%b, %i, %j] : memref<8x64x256xf32>
+  }
+  return
+}
+
+// -----
+
+// Blocks grow past a warp only while the loop still gives `min-blocks`
+// blocks (twice the GPU's SMs): 65536 iterations stop at 128 threads (512
+// blocks) for the H100's 264, and reach 256 threads for a GPU of 4 SMs.
+// MINBLOCKS-LABEL: func.func @min_blocks
+// MINBLOCKS: %[[BLOCK:.*]] = arith.constant 128 : index
+// MINBLOCKS: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%{{.*}})
+// MINBLOCKS-NEXT: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}})
+// FEWSMS-LABEL: func.func @min_blocks
+// FEWSMS: arith.constant 256 : index
+// FEWSMS-NOT: arith.constant 128 : index
+func.func @min_blocks(%a: memref<65536xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %zero, %a[%i] : memref<65536xf32>
+    scf.reduce
   }
   return
 }
