@@ -6,12 +6,6 @@
 #
 #   bench/run.sh [--budget N] [--threads N] [--kernels "a b"] [--no-baselines]
 #                [--keep-db]
-#   bench/run.sh --target nvgpu     # where ke is built and an NVIDIA GPU is:
-#                                   # bundles of every kernel with the GPU
-#                                   # knob variants, run, PyTorch eager and
-#                                   # torch.compile, one table
-#                                   # (bench/gpu_run.sh does the same in two
-#                                   # halves for a GPU machine without MLIR)
 #
 # Each run starts from an empty database (build/bench/bench.db), so the
 # searches do not warm-start from skills of earlier bench runs; --keep-db
@@ -20,9 +14,28 @@
 # Baselines are optional extras: PyTorch and numpy come from Debian
 # (python3-torch, python3-numpy), IREE from PyPI in bench/.venv; whatever
 # cannot be installed is reported as n/a.
+#
+# The GPU bench, on a GPU host with only ke's release archive (no LLVM, no
+# build: bash, tar, xz, python3 with torch and the CUDA driver):
+#
+#   bench/run.sh --target nvgpu [--archive FILE] [--budget N] [--workers N]
+#                [--kernels "a b"] [--out DIR] [--timeout S] [--keep-db]
+#
+# runs bench/gpu_search.sh on the archive (--archive, else the newest
+# dist/ke-*-linux-x86_64.tar.xz, else build/release/ke-linux-x86_64.tar.xz;
+# made by scripts/package.sh where ke builds): per kernel ke-evolve
+# target=nvgpu with budget N (64) and workers=N (4) candidates at a time,
+# capped at --timeout S seconds (420), the best and ke's default lowering
+# re-timed by ke-run, PyTorch eager and torch.compile timed in the same run,
+# then bench/gpu_table.py's table (fast_1, fast_2, geomeans vs eager and vs
+# torch.compile, candidates per minute). Everything lands in --out DIR
+# (build/bench/nvgpu), whose ke.db is removed first unless --keep-db.
+# The older knob sweep without search (bundles compiled where ke builds, run
+# on the GPU host by ke-gpu-run) stays in bench/gpu_run.sh.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 budget=64 threads=1 kernels="" baselines=1 keep_db=0 target=cpu
+archive="" workers="" out="" limit=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) target="$2"; shift 2 ;;
@@ -31,29 +44,41 @@ while [ $# -gt 0 ]; do
     --kernels) kernels="$2"; shift 2 ;;
     --no-baselines) baselines=0; shift ;;
     --keep-db) keep_db=1; shift ;;
+    --archive) archive="$2"; shift 2 ;;
+    --workers) workers="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --timeout) limit="$2"; shift 2 ;;
     *) echo "bench/run.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-"$root/scripts/build.sh" >&2 || exit 1
-bin="$root/build/bin"
 case "$target" in
-  cpu) ;;
+  cpu)
+    if [ -n "$archive$workers$out$limit" ]; then
+      echo "bench/run.sh: --archive, --workers, --out and --timeout are for --target nvgpu" >&2
+      exit 2
+    fi ;;
   nvgpu)
-    # ke-run says whether the CUDA driver loads here, and why not.
-    probe=$("$bin/ke-run" "$root/test/Target/Inputs/vadd.mlir" --target nvgpu --json 2>/dev/null)
-    if ! printf '%s' "$probe" | grep -q '"runnable":true'; then
-      reason=$(printf '%s' "$probe" | sed -n 's/.*"not_runnable":"\([^"]*\)".*/\1/p')
-      echo "bench/run.sh --target nvgpu: no usable NVIDIA GPU here (${reason:-unknown});" \
-        "make bundles with bench/gpu_run.sh --make-bundles DIR and run them on" \
-        "the GPU machine with bench/gpu_run.sh --run DIR" >&2
+    # No build here: the GPU host has ke's release archive only.
+    if [ -z "$archive" ]; then
+      archive=$(ls -t "$root"/dist/ke-*-linux-x86_64.tar.xz 2>/dev/null | head -n 1)
+      [ -n "$archive" ] || archive="$root/build/release/ke-linux-x86_64.tar.xz"
+    fi
+    if [ ! -f "$archive" ]; then
+      echo "bench/run.sh --target nvgpu: no release archive ($archive);" \
+        "make one with scripts/package.sh where ke builds and pass it with" \
+        "--archive FILE or put it in dist/" >&2
       exit 1
     fi
-    bundles="$root/build/bench/gpu-bundles"
-    rm -rf "$bundles"
-    "$root/bench/gpu_run.sh" --make-bundles "$bundles" >&2 || exit 1
-    exec "$root/bench/gpu_run.sh" --run "$bundles" ;;
+    out="${out:-$root/build/bench/nvgpu}"
+    mkdir -p "$out" || exit 1
+    [ "$keep_db" = 1 ] || rm -f "$out/ke.db" "$out/ke.db-wal" "$out/ke.db-shm"
+    echo "bench/run.sh --target nvgpu: $archive -> $out" >&2
+    exec "$root/bench/gpu_search.sh" "$archive" "$out" --budget "$budget" \
+      --workers "${workers:-4}" --timeout "${limit:-420}" --torch $kernels ;;
   *) echo "bench/run.sh: unknown target '$target' (cpu, nvgpu)" >&2; exit 2 ;;
 esac
+"$root/scripts/build.sh" >&2 || exit 1
+bin="$root/build/bin"
 work="$root/build/bench"
 mkdir -p "$work"
 [ "$keep_db" = 1 ] || rm -f "$work/bench.db" "$work/bench.db-wal" "$work/bench.db-shm"

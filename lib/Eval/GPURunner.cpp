@@ -11,6 +11,7 @@
 #include "ke/Eval/CPURunner.h"
 #include "ke/Eval/GPUBundleWriter.h"
 #include "ke/Eval/GPUCodeStats.h"
+#include "ke/Eval/GPUPeaks.h"
 #include "ke/Eval/PrepareForLowering.h"
 #include "ke/Eval/TargetRunner.h"
 #include "ke/KeDialect.h"
@@ -350,6 +351,16 @@ llvm::Error GPURunner::runOnDevice(ModuleOp lowered, EvaluationReport &report) {
   if (!haveGPU)
     return llvm::Error::success();
   setEvaluationStage("run");
+  // Test hook (docs/targets.md): a candidate whose IR holds the text of
+  // $KE_GPU_INJECT_FAULT faults on the device first, as a miscompiled one
+  // would, so that containment on the GPU can be tested end to end.
+  if (const char *marker = std::getenv("KE_GPU_INJECT_FAULT")) {
+    std::string text;
+    llvm::raw_string_ostream printed(text);
+    job.evaluated->print(printed);
+    if (*marker && llvm::StringRef(text).contains(marker))
+      ke::runtime::injectDeviceFault();
+  }
   ke::runtime::BundleResult result = ke::runtime::runBundle(
       std::string(directory), options.minTimeSeconds, options.profile);
   if (options.bundleDirectory.empty())
@@ -384,5 +395,23 @@ llvm::Error GPURunner::runOnDevice(ModuleOp lowered, EvaluationReport &report) {
   }
   if (!result.profileError.empty() && report.profileError.empty())
     report.profileError = result.profileError;
+  if (llvm::json::Object *code =
+          report.gpuCode ? report.gpuCode->getAsObject() : nullptr) {
+    code->insert({"launches_per_call", result.launchesPerCall});
+    code->insert({"gpu_lock_wait_ms", result.lockWaitMs});
+  }
+  // The bound against this GPU's measured peaks (extra diagnosis: without
+  // them the measured time stands).
+  setEvaluationStage("calibrate");
+  llvm::Expected<MachinePeaks> peaks = getOrCalibrateGPUPeaks();
+  if (!peaks) {
+    llvm::consumeError(peaks.takeError());
+    return llvm::Error::success();
+  }
+  report.peakGflops = peaks->gflops;
+  report.peakGbps = peaks->gbps;
+  report.bound =
+      getBoundName(classifyBound(report.work.flops, report.work.bytes, *peaks))
+          .str();
   return llvm::Error::success();
 }

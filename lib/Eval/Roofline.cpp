@@ -8,6 +8,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -28,7 +29,8 @@ std::string ke::eval::getHostCpuName() {
   return "unknown";
 }
 
-std::string ke::eval::getPeaksCachePath(unsigned threads) {
+/// $KE_CACHE_DIR, else $XDG_CACHE_HOME/ke, else $HOME/.cache/ke.
+static llvm::SmallString<256> getCacheDirectory() {
   llvm::SmallString<256> dir;
   if (const char *explicitDir = std::getenv("KE_CACHE_DIR")) {
     dir = explicitDir;
@@ -40,11 +42,31 @@ std::string ke::eval::getPeaksCachePath(unsigned threads) {
     dir = home ? home : "/tmp";
     llvm::sys::path::append(dir, ".cache", "ke");
   }
-  llvm::sys::path::append(dir, "peaks-t" + std::to_string(threads) + ".json");
-  return std::string(dir);
+  return dir;
+}
+
+std::string ke::eval::getPeaksCachePath(unsigned threads) {
+  llvm::SmallString<256> path = getCacheDirectory();
+  llvm::sys::path::append(path,
+                          "peaks-t" + std::to_string(threads) + ".json");
+  return std::string(path);
+}
+
+std::string ke::eval::getGPUPeaksCachePath(llvm::StringRef device) {
+  std::string slug;
+  for (char c : device)
+    slug += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
+  llvm::SmallString<256> path = getCacheDirectory();
+  llvm::sys::path::append(path, "gpu-peaks-" + slug + ".json");
+  return std::string(path);
 }
 
 llvm::Expected<MachinePeaks> ke::eval::loadPeaks(llvm::StringRef path) {
+  return loadPeaks(path, getHostCpuName());
+}
+
+llvm::Expected<MachinePeaks> ke::eval::loadPeaks(llvm::StringRef path,
+                                                 llvm::StringRef machine) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return llvm::createStringError(buffer.getError(), "cannot read '%s'",
@@ -69,9 +91,9 @@ llvm::Expected<MachinePeaks> ke::eval::loadPeaks(llvm::StringRef path) {
     return llvm::createStringError(std::errc::invalid_argument,
                                    "'%s' is not a ke peaks file",
                                    path.str().c_str());
-  if (*cpu != getHostCpuName())
+  if (*cpu != machine)
     return llvm::createStringError(std::errc::invalid_argument,
-                                   "'%s' was measured on another CPU",
+                                   "'%s' was measured on another machine",
                                    path.str().c_str());
   peaks.gflops = *gflops;
   peaks.gbps = *gbps;

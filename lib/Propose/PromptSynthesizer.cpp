@@ -68,6 +68,41 @@ void addSpeedup(PromptText &text, const NodeView &node) {
   text.addMeasured(formatNumber(node.speedup) + "x");
 }
 
+/// What the GPU code of a candidate looks like per compiled kernel: the
+/// resources that limit occupancy, and how many launches one call makes.
+void addGPUCode(PromptText &text, const ke::eval::EvaluationReport &report) {
+  const llvm::json::Object *code =
+      report.gpuCode ? report.gpuCode->getAsObject() : nullptr;
+  if (!code)
+    return;
+  if (std::optional<int64_t> launches = code->getInteger("launches_per_call")) {
+    text.add("- kernel launches per call: ");
+    text.addMeasured(std::to_string(*launches));
+    text.add("\n");
+  }
+  const llvm::json::Array *kernels = code->getArray("kernels");
+  if (!kernels || kernels->empty())
+    return;
+  text.add("- GPU kernels (registers/thread, shared bytes/block, blocks/SM, "
+           "spill bytes):");
+  for (const llvm::json::Value &value : *kernels) {
+    const llvm::json::Object *kernel = value.getAsObject();
+    if (!kernel)
+      continue;
+    text.add(" ");
+    text.add(kernel->getString("name").value_or("?").str());
+    text.add("=");
+    text.addMeasured(
+        llvm::formatv("{0}/{1}/{2}/{3}",
+                      kernel->getInteger("registers").value_or(-1),
+                      kernel->getInteger("shared_bytes").value_or(0),
+                      kernel->getInteger("occupancy").value_or(-1),
+                      kernel->getInteger("spill_bytes").value_or(0))
+            .str());
+  }
+  text.add("\n");
+}
+
 /// The parts of ke-run's JSON a model can act on.
 void addDiagnosis(PromptText &text, const NodeView &node) {
   if (node.index == 0 && node.diagnosis.empty()) {
@@ -106,8 +141,19 @@ void addDiagnosis(PromptText &text, const NodeView &node) {
   if (!report.bound.empty()) {
     text.add("- bound: ");
     text.addMeasured(report.bound);
+    std::optional<double> median = report.getMedianNs();
+    if (median && *median > 0 && report.peakGflops && report.peakGbps &&
+        !report.hasStaticCost())
+      text.addMeasured(llvm::formatv(" ({0:f0}% of the measured FLOP/s peak, "
+                                     "{1:f0}% of the measured bandwidth)",
+                                     100 * report.work.flops / *median /
+                                         *report.peakGflops,
+                                     100 * report.work.bytes / *median /
+                                         *report.peakGbps)
+                           .str());
     text.add("\n");
   }
+  addGPUCode(text, report);
   text.add("- max abs error vs reference: ");
   text.addMeasured(formatNumber(report.maxAbsError));
   text.add("\n");

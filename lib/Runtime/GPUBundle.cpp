@@ -1,6 +1,7 @@
 //===- GPUBundle.cpp - a compiled GPU kernel that travels -----------------===//
 
 #include "ke/Runtime/GPUBundle.h"
+#include "ke/Runtime/GPUTimingLock.h"
 #include "ke/Target/TargetInfo.h"
 #include "ke/Runtime/GPUDriver.h"
 
@@ -319,6 +320,8 @@ std::string BundleResult::toJSON() const {
        << ",\"runs\":" << runs << "}";
   else
     os << ",\"time_ns\":null";
+  os << ",\"launches_per_call\":" << launchesPerCall
+     << ",\"gpu_lock_wait_ms\":" << lockWaitMs;
   os << ",\"time_source\":\"" << (isTargetKind(target, ke::TargetKind::AMDGPU) ? "HIP" : "CUDA")
      << " events around the kernel's stream, L2 "
         "flushed before each run\"";
@@ -415,6 +418,11 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     return result;
   }
 
+  // From here on the device is used: one ke process at a time, so that no
+  // other candidate's check or timing runs beside this one's.
+  GPUTimingLock deviceLock;
+  result.lockWaitMs = deviceLock.getWaitedMilliseconds();
+
   // One device buffer per argument and result, described as memrefs.
   std::vector<BundleTensor> tensors = manifest.arguments;
   tensors.insert(tensors.end(), manifest.results.begin(),
@@ -475,12 +483,14 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     // Copies from pageable memory may still be in flight, on a stream the
     // kernel's non-blocking stream does not wait for.
     cuda->cuCtxSynchronize();
+    uint64_t launchesBefore = getLaunchCount();
     if (!callWithPointers(entry, pointers)) {
       result.error = "run: unsupported arity";
       release();
       return result;
     }
     cuda->cuCtxSynchronize();
+    result.launchesPerCall = int(getLaunchCount() - launchesBefore);
     std::string runError = takeRuntimeError();
     if (!runError.empty()) {
       result.error = "run: " + runError;

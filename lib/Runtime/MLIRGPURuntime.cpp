@@ -12,11 +12,18 @@
 
 #include "ke/Runtime/GPUDriver.h"
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
 
 using namespace ke::runtime;
+
+static std::atomic<uint64_t> launchCount{0};
+
+uint64_t ke::runtime::getLaunchCount() {
+  return launchCount.load(std::memory_order_relaxed);
+}
 
 #define KE_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -114,6 +121,7 @@ KE_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                                 void **params, void **extra, size_t) {
   if (!driver() || !function)
     return;
+  launchCount.fetch_add(1, std::memory_order_relaxed);
   LaunchProfile &profile = launchProfile();
   std::unique_lock<std::mutex> lock(profile.mutex);
   if (!profile.on) {

@@ -27,7 +27,10 @@
 //   between buffers become linalg.copy (ke-copies-to-linalg-for-gpu), so
 //   GPU threads make them, not a host memcpy on device pointers; loops
 //   left sequential at the top of the function (a reduction to a scalar)
-//   become one-thread kernels (ke-wrap-host-loops-for-gpu);
+//   become one-thread kernels (ke-wrap-host-loops-for-gpu); asserts in
+//   parallel loops (index checks) go under an scf.if so the loops still map
+//   (ke-guard-asserts-for-gpu), and the output-less copies elementwise
+//   fusion leaves of asserting ops are dropped (ke-drop-fused-checks-for-gpu);
 // - AMD code must link without ROCm's device libraries (Debian has none):
 //   f32 math without an instruction becomes polynomials
 //   (ke-approximate-math), the rest LLVM intrinsic calls
@@ -83,12 +86,14 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   // AMD without ROCm's device libraries: f32 math as polynomials (no
   // __ocml_* calls), block sizes as constants (no __ockl_get_local_size).
   // Front-end IR is cleaned up as on the CPU: elementwise chains fused
-  // into one op and splat constants folded into bodies; the splats left
+  // into one op (the output-less asserting producers fusion leaves behind
+  // are dropped) and splat constants folded into bodies; the splats left
   // become fills (a constant tensor would be a host global the kernels
   // cannot read).
   return llvm::formatv(
              "func.func({3}ke-decompose-aggregates,"
-             "convert-elementwise-to-linalg,{5},ke-splat-constants-to-fills),"
+             "convert-elementwise-to-linalg,{5},ke-drop-fused-checks-for-gpu,"
+             "ke-splat-constants-to-fills),"
              "one-shot-bufferize{{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
@@ -98,7 +103,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "{1}convert-linalg-to-parallel-loops,"
              "func.func(ke-wrap-host-loops-for-gpu,{0},"
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
-             "convert-parallel-loops-to-gpu),canonicalize,"
+             "ke-guard-asserts-for-gpu,convert-parallel-loops-to-gpu),"
+             "canonicalize,"
              "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
              "{4}ke-time-gpu-kernels{{vendor={2}},func.func(gpu-async-region),"
              "ke-lower-probes{{runtime=gpu},",

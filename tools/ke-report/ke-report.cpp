@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ToolMains.h"
 #include "ke/KB/KnowledgeBase.h"
 #include "ke/Store/Store.h"
 
@@ -28,36 +29,39 @@ using namespace ke;
 using nlohmann::json;
 
 namespace {
-llvm::cl::SubCommand
-    trajectories("trajectories", "Export LLM calls with their rewards (JSONL)");
-llvm::cl::SubCommand skills("skills", "List the skill library");
-llvm::cl::SubCommand knowledge("kb", "Show the passages retrieved for signals");
+/// The command line, registered when a ke-report main runs (not at load
+/// time: the release binary holds ke-opt's options too).
+struct ReportOptions {
+  llvm::cl::SubCommand trajectories{
+      "trajectories", "Export LLM calls with their rewards (JSONL)"};
+  llvm::cl::SubCommand skills{"skills", "List the skill library"};
+  llvm::cl::SubCommand knowledge{"kb", "Show the passages retrieved for signals"};
 
-llvm::cl::opt<std::string> databasePath("db", llvm::cl::desc("The database"),
-                                        llvm::cl::init("ke.db"),
-                                        llvm::cl::sub(trajectories),
-                                        llvm::cl::sub(skills),
-                                        llvm::cl::sub(knowledge));
-llvm::cl::opt<std::string> outputPath("o", llvm::cl::desc("Output file"),
-                                      llvm::cl::init("-"),
-                                      llvm::cl::sub(trajectories));
-llvm::cl::opt<std::string> targetName("target", llvm::cl::desc("Target"),
-                                      llvm::cl::init(""), llvm::cl::sub(skills),
-                                      llvm::cl::sub(knowledge));
-llvm::cl::opt<std::string> opKinds("ops",
-                                   llvm::cl::desc("Op kinds, comma-separated"),
-                                   llvm::cl::sub(knowledge));
-llvm::cl::opt<std::string> bound("bound",
-                                 llvm::cl::desc("compute|memory|latency"),
-                                 llvm::cl::sub(knowledge));
-llvm::cl::opt<std::string> errorText("error", llvm::cl::desc("Error text"),
-                                     llvm::cl::sub(knowledge));
-llvm::cl::opt<std::string> extraKnowledge(
-    "kb", llvm::cl::desc("Extra knowledge directories, comma-separated"),
-    llvm::cl::sub(knowledge));
-llvm::cl::opt<unsigned> passageCount("n", llvm::cl::desc("Passages"),
-                                     llvm::cl::init(4),
-                                     llvm::cl::sub(knowledge));
+  llvm::cl::opt<std::string> databasePath{
+      "db", llvm::cl::desc("The database"), llvm::cl::init("ke.db"),
+      llvm::cl::sub(trajectories), llvm::cl::sub(skills),
+      llvm::cl::sub(knowledge)};
+  llvm::cl::opt<std::string> outputPath{"o", llvm::cl::desc("Output file"),
+                                        llvm::cl::init("-"),
+                                        llvm::cl::sub(trajectories)};
+  llvm::cl::opt<std::string> targetName{
+      "target", llvm::cl::desc("Target"), llvm::cl::init(""),
+      llvm::cl::sub(skills), llvm::cl::sub(knowledge)};
+  llvm::cl::opt<std::string> opKinds{
+      "ops", llvm::cl::desc("Op kinds, comma-separated"),
+      llvm::cl::sub(knowledge)};
+  llvm::cl::opt<std::string> bound{"bound",
+                                   llvm::cl::desc("compute|memory|latency"),
+                                   llvm::cl::sub(knowledge)};
+  llvm::cl::opt<std::string> errorText{"error", llvm::cl::desc("Error text"),
+                                       llvm::cl::sub(knowledge)};
+  llvm::cl::opt<std::string> extraKnowledge{
+      "kb", llvm::cl::desc("Extra knowledge directories, comma-separated"),
+      llvm::cl::sub(knowledge)};
+  llvm::cl::opt<unsigned> passageCount{"n", llvm::cl::desc("Passages"),
+                                       llvm::cl::init(4),
+                                       llvm::cl::sub(knowledge)};
+};
 
 int fail(const llvm::Twine &message) {
   llvm::WithColor::error(llvm::errs(), "ke-report") << message << "\n";
@@ -67,7 +71,7 @@ int fail(const llvm::Twine &message) {
 /// The reward of a call: the speedup of its candidate over the candidate's
 /// parent when correct, 0 when it computed a wrong result, -1 when no
 /// candidate could be built or run from it.
-int exportTrajectories(store::Store &database) {
+int exportTrajectories(store::Store &database, const ReportOptions &options) {
   auto calls = database.loadLLMCalls();
   if (!calls)
     return fail(llvm::toString(calls.takeError()));
@@ -79,9 +83,9 @@ int exportTrajectories(store::Store &database) {
     nodeOfCall.emplace(*node.llmCall, std::move(node));
 
   std::error_code ec;
-  llvm::ToolOutputFile output(outputPath, ec, llvm::sys::fs::OF_Text);
+  llvm::ToolOutputFile output(options.outputPath, ec, llvm::sys::fs::OF_Text);
   if (ec)
-    return fail("cannot write '" + outputPath + "': " + ec.message());
+    return fail("cannot write '" + options.outputPath + "': " + ec.message());
   size_t written = 0;
   for (const store::LLMCallRecord &call : *calls) {
     if (call.status != "ok")
@@ -135,14 +139,14 @@ int exportTrajectories(store::Store &database) {
   return 0;
 }
 
-int listSkills(store::Store &database) {
+int listSkills(store::Store &database, const ReportOptions &options) {
   auto all = database.loadSkills();
   if (!all)
     return fail(llvm::toString(all.takeError()));
   llvm::outs() << "| id | target | op kinds | by | gain | speedup | change |\n"
                   "|---|---|---|---|---|---|---|\n";
   for (const store::SkillRecord &skill : *all)
-    if (targetName.empty() || skill.target == targetName)
+    if (options.targetName.empty() || skill.target == options.targetName)
       llvm::outs() << llvm::formatv("| {0} | {1} | {2} | {3} | {4:f2}x | "
                                     "{5:f2}x | {6} |\n",
                                     skill.id, skill.target, skill.opKinds,
@@ -151,11 +155,11 @@ int listSkills(store::Store &database) {
   return 0;
 }
 
-int showKnowledge(store::Store &database) {
+int showKnowledge(store::Store &database, const ReportOptions &options) {
   std::vector<std::string> directories = {
       kb::KnowledgeBase::getDefaultDirectory()};
   llvm::SmallVector<llvm::StringRef> extra;
-  llvm::StringRef(extraKnowledge).split(extra, ',', -1, false);
+  llvm::StringRef(options.extraKnowledge).split(extra, ',', -1, false);
   for (llvm::StringRef directory : extra)
     directories.push_back(directory.str());
   std::vector<std::string> warnings;
@@ -165,15 +169,15 @@ int showKnowledge(store::Store &database) {
   if (!opened)
     return fail(llvm::toString(opened.takeError()));
   kb::RetrievalSignals signals;
-  signals.target = targetName;
+  signals.target = options.targetName;
   llvm::SmallVector<llvm::StringRef> kinds;
-  llvm::StringRef(opKinds).split(kinds, ',', -1, false);
+  llvm::StringRef(options.opKinds).split(kinds, ',', -1, false);
   for (llvm::StringRef kind : kinds)
     signals.opKinds.push_back(kind.str());
-  signals.bound = bound;
-  signals.errorText = errorText;
+  signals.bound = options.bound;
+  signals.errorText = options.errorText;
   llvm::outs() << "query: " << kb::KnowledgeBase::buildQuery(signals) << "\n";
-  auto passages = opened->retrieve(signals, passageCount);
+  auto passages = opened->retrieve(signals, options.passageCount);
   if (!passages)
     return fail(llvm::toString(passages.takeError()));
   for (const store::KnowledgePassage &passage : *passages)
@@ -184,21 +188,22 @@ int showKnowledge(store::Store &database) {
 }
 } // namespace
 
-int main(int argc, char **argv) {
+int keReportMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  ReportOptions options;
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "ke-report: what a ke database holds\n");
-  if (!knowledge && !llvm::sys::fs::exists(databasePath))
-    return fail("no database at '" + databasePath + "'");
-  auto database = store::Store::open(databasePath);
+  if (!options.knowledge && !llvm::sys::fs::exists(options.databasePath))
+    return fail("no database at '" + options.databasePath + "'");
+  auto database = store::Store::open(options.databasePath);
   if (!database)
     return fail(llvm::toString(database.takeError()));
-  if (trajectories)
-    return exportTrajectories(**database);
-  if (skills)
-    return listSkills(**database);
-  if (knowledge)
-    return showKnowledge(**database);
+  if (options.trajectories)
+    return exportTrajectories(**database, options);
+  if (options.skills)
+    return listSkills(**database, options);
+  if (options.knowledge)
+    return showKnowledge(**database, options);
   return fail("expected a subcommand: trajectories, skills or kb "
               "(see --help)");
 }

@@ -90,7 +90,8 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       cl::value_desc("path"), cl::cat(runCategory));
   cl::opt<bool> calibrateOnly(
       "calibrate",
-      cl::desc("Measure this machine's peak GFLOP/s and GB/s, cache and print "
+      cl::desc("Measure this machine's peak GFLOP/s and GB/s (with a GPU --target: the "
+               "GPU's, by a device copy and an FMA loop), cache and print "
                "them"),
       cl::cat(runCategory));
   cl::opt<bool> checkOnly("check-only",

@@ -14,6 +14,7 @@
 
 #include "ke/Eval/CrashContainment.h"
 #include "ke/Eval/EvaluateKernel.h"
+#include "ke/Eval/GPUPeaks.h"
 #include "ke/Eval/KernelJobs.h"
 #include "ke/Eval/Roofline.h"
 #include "ke/InitKe.h"
@@ -33,6 +34,25 @@
 
 using namespace mlir;
 using namespace ke::eval;
+
+/// GPU targets: the device's bandwidth and FMA peak, cached per device.
+static int runGPUCalibration() {
+  llvm::Expected<MachinePeaks> peaks =
+      getOrCalibrateGPUPeaks(/*recalibrate=*/true);
+  if (!peaks) {
+    llvm::errs() << "ke-run: --calibrate: " << llvm::toString(peaks.takeError())
+                 << "\n";
+    return 1;
+  }
+  llvm::outs() << llvm::json::Value(llvm::json::Object{
+                      {"gflops", peaks->gflops},
+                      {"gbps", peaks->gbps},
+                      {"device", peaks->cpu},
+                      {"method", peaks->isa},
+                      {"cache", getGPUPeaksCachePath(peaks->cpu)}})
+               << "\n";
+  return 0;
+}
 
 static int runCalibration(unsigned threads) {
   MachinePeaks peaks = calibrate(threads);
@@ -130,7 +150,10 @@ int keRunMain(int argc, char **argv) {
   setenv("OMP_NUM_THREADS", std::to_string(options.threads).c_str(),
          /*overwrite=*/1);
   if (command->calibrateOnly)
-    return runCalibration(options.threads);
+    return options.target &&
+                   options.target->isGPU()
+               ? runGPUCalibration()
+               : runCalibration(options.threads);
   std::unique_ptr<llvm::raw_fd_ostream> reportStream =
       openReport(command->reportPath);
   if (command->inputFilename.empty()) {

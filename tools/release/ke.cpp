@@ -1,8 +1,9 @@
 //===- ke.cpp - the release archive's multi-call binary -------------------===//
 //
-// One binary for ke-opt and ke-run (bin/ke-opt and bin/ke-run are links to
-// it): MLIR and LLVM linked in once instead of twice keeps the archive small
-// enough to ship to GPU hosts. The name it is called by picks the tool.
+// One binary for ke-opt, ke-run, ke-report and ke-gpu-run (the files in
+// bin/ are links to it): MLIR and LLVM linked in once instead of once per
+// tool keeps the archive small enough to ship to GPU hosts. The name it is
+// called by picks the tool.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,5 +16,9 @@ int main(int argc, char **argv) {
   llvm::StringRef name = llvm::sys::path::filename(argv[0]);
   if (name.starts_with("ke-run"))
     return keRunMain(argc, argv);
+  if (name.starts_with("ke-report"))
+    return keReportMain(argc, argv);
+  if (name.starts_with("ke-gpu-run"))
+    return keGpuRunMain(argc, argv);
   return keOptMain(argc, argv);
 }

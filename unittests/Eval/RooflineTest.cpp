@@ -57,4 +57,23 @@ TEST(RooflineTest, ForeignCacheIsRefused) {
   llvm::consumeError(loaded.takeError());
   llvm::sys::fs::remove(path);
 }
+TEST(RooflineTest, GPUPeaksAreCachedPerDevice) {
+  EXPECT_NE(getGPUPeaksCachePath("NVIDIA H100 80GB HBM3"),
+            getGPUPeaksCachePath("NVIDIA A100-SXM4-40GB"));
+  EXPECT_NE(getGPUPeaksCachePath("NVIDIA H100 80GB HBM3")
+                .find("gpu-peaks-NVIDIA-H100-80GB-HBM3.json"),
+            std::string::npos);
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("ke-gpu-peaks", "json", path));
+  MachinePeaks peaks = makePeaks();
+  peaks.cpu = "NVIDIA H100 80GB HBM3";
+  ASSERT_FALSE(bool(savePeaks(peaks, path)));
+  llvm::Expected<MachinePeaks> same = loadPeaks(path, "NVIDIA H100 80GB HBM3");
+  ASSERT_TRUE(bool(same));
+  EXPECT_EQ(same->gbps, peaks.gbps);
+  llvm::Expected<MachinePeaks> other = loadPeaks(path, "NVIDIA A100-SXM4-40GB");
+  EXPECT_FALSE(bool(other));
+  llvm::consumeError(other.takeError());
+  llvm::sys::fs::remove(path);
+}
 } // namespace

@@ -164,3 +164,39 @@ TEST(PromptSynthesizerTest, HoldsTheEvidenceAndMasksMeasurements) {
   EXPECT_EQ(small.messages[1].content.find("# Knowledge"), std::string::npos);
   EXPECT_NE(small.messages[1].content.find("linalg.matmul"), std::string::npos);
 }
+
+TEST(PromptSynthesizerTest, GivesTheGPUProfileOfTheParent) {
+  NodeView parent;
+  parent.index = 2;
+  parent.strategy = "block tile 64";
+  parent.status = "correct";
+  parent.correct = true;
+  parent.speedup = 1.5;
+  parent.payloadIR = kParent;
+  // 1 GFLOP and 1 GB in 1 ms against 10 TFLOP/s and 2 TB/s peaks.
+  parent.diagnosis =
+      R"({"time_ns": {"median": 1000000.0}, "gflops": 1000.0, "gbps": 1000.0,)"
+      R"( "bound": "memory", "peak_gflops": 10000.0, "peak_gbps": 2000.0,)"
+      R"( "gpu_code": {"chip": "sm_90", "launches_per_call": 3, "kernels": [)"
+      R"({"name": "k_kernel", "registers": 40, "shared_bytes": 4096,)"
+      R"( "occupancy": 6, "spill_bytes": 8}]}})";
+  ProposalContext context;
+  context.kernelName = "k";
+  context.target = "nvgpu";
+  context.opKinds = "fill,matmul";
+  context.signature = "(tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>";
+  context.parent = parent;
+  NodeView root;
+  root.strategy = "(reference)";
+  context.trajectory = {root};
+  PromptInputs inputs;
+  inputs.context = &context;
+  inputs.baseIR = kParent;
+  const std::string user = synthesizePrompt(inputs).messages[1].content;
+  EXPECT_NE(user.find("bound: memory (10% of the measured FLOP/s peak, 50% of "
+                      "the measured bandwidth)"),
+            std::string::npos)
+      << user;
+  EXPECT_NE(user.find("kernel launches per call: 3"), std::string::npos);
+  EXPECT_NE(user.find("k_kernel=40/4096/6/8"), std::string::npos);
+}

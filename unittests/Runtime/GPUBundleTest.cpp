@@ -81,4 +81,13 @@ TEST(GPUBundleTest, NoRegionsWithoutDeviceTimers) {
   EXPECT_EQ(result.toJSON().find("\"regions\""), std::string::npos);
 }
 
+TEST(GPUBundleTest, ResultSaysLaunchesAndLockWait) {
+  BundleResult result;
+  result.kernel = "k";
+  result.launchesPerCall = 3;
+  result.lockWaitMs = 1.5;
+  std::string json = result.toJSON();
+  EXPECT_NE(json.find("\"launches_per_call\":3"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"gpu_lock_wait_ms\":1.5"), std::string::npos) << json;
+}
 } // namespace

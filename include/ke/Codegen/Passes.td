@@ -287,6 +287,35 @@ def KeSplatConstantsToFills : Pass<"ke-splat-constants-to-fills", "mlir::func::F
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeDropFusedChecksForGPU : Pass<"ke-drop-fused-checks-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Erase the output-less linalg ops elementwise fusion leaves behind";
+  let description = [{
+    On tensors, after elementwise fusion: a producer whose body asserts
+    (`cf.assert`, e.g. torch-mlir's index checks before a gather) is fused
+    into each consumer, body and checks included, and left behind with no
+    outputs because its asserts are side effects. Left in place it becomes a
+    parallel loop that writes nothing, which `convert-parallel-loops-to-gpu`
+    refuses to map (an assert directly in a mapped body), so it would run on
+    the host over device memory. Such an op computes nothing its consumers
+    do not check again: a linalg op with no outputs whose only side effects
+    are `cf.assert` is erased.
+  }];
+}
+
+def KeGuardAssertsForGPU : Pass<"ke-guard-asserts-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Put asserts in parallel loop bodies under an scf.if";
+  let description = [{
+    Before `convert-parallel-loops-to-gpu`: a `cf.assert` directly in the
+    body of an `scf.parallel` (torch-mlir checks gather indices this way)
+    keeps the loop from becoming a kernel, so it would run on the host over
+    device memory. Each such assert becomes `scf.if` on the negated
+    condition around `cf.assert false` with the same message: the same check,
+    in a form the conversion maps.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def KeWrapHostLoopsForGPU : Pass<"ke-wrap-host-loops-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Put loops left on the host into one-iteration parallel loops";
   let description = [{

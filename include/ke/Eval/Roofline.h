@@ -15,8 +15,9 @@ struct MachinePeaks {
   double gflops = 0.0; ///< f32 FMA throughput, GFLOP/s
   double gbps = 0.0;   ///< streaming (triad) bandwidth, GB/s
   unsigned threads = 1;
-  std::string cpu; ///< model name the peaks were measured on
-  std::string isa; ///< vector ISA of the FMA loop (avx512f, avx2+fma, ...)
+  std::string cpu; ///< model name the peaks were measured on (the CPU's,
+                   ///< or the GPU's for GPU peaks)
+  std::string isa; ///< ISA of the FMA loop (avx512f, avx2+fma, ptx, ...)
 };
 
 /// Measures the peaks with `threads` threads (about a second).
@@ -26,8 +27,15 @@ MachinePeaks calibrate(unsigned threads);
 /// $HOME/.cache/ke, then `peaks-t<threads>.json`.
 std::string getPeaksCachePath(unsigned threads);
 
-/// Reads cached peaks; fails if missing, malformed or for another CPU.
+/// The cache file of a GPU's peaks, by the driver's device name: beside the
+/// CPU's, `gpu-peaks-<name>.json`.
+std::string getGPUPeaksCachePath(llvm::StringRef device);
+
+/// Reads cached peaks; fails if missing, malformed or measured on another
+/// machine than `machine` (by default this host's CPU).
 llvm::Expected<MachinePeaks> loadPeaks(llvm::StringRef path);
+llvm::Expected<MachinePeaks> loadPeaks(llvm::StringRef path,
+                                       llvm::StringRef machine);
 llvm::Error savePeaks(const MachinePeaks &peaks, llvm::StringRef path);
 
 /// Cached peaks, calibrating (and caching) on first use.

@@ -56,6 +56,10 @@ struct BundleResult {
   double maxAbsError = 0, maxRelError = 0;
   double medianNs = 0, minNs = 0;
   int runs = 0;
+  /// Kernel launches of one call of the kernel function.
+  int launchesPerCall = 0;
+  /// Time spent waiting for other processes' use of the GPU to end.
+  double lockWaitMs = 0;
   /// With profiling: each kernel launch of one call, timed on its own.
   std::vector<LaunchTime> profile;
   /// Why the profile is missing or partial (the measured time stands).

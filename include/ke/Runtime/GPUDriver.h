@@ -85,6 +85,9 @@ void noteRuntimeError(const std::string &error);
 /// returns it), so that events recorded on it time the call.
 void *getKernelStream();
 
+/// Kernel launches of this process so far (mgpuLaunchKernel calls).
+uint64_t getLaunchCount();
+
 /// One kernel launch timed while launch profiling was on.
 struct LaunchTime {
   std::string kernel;
@@ -103,6 +106,11 @@ struct LaunchTime {
 void setLaunchProfiling(bool on);
 /// The launches timed since the last take (waits for them to finish).
 std::vector<LaunchTime> takeLaunchProfile();
+
+/// Test hook: launches a kernel that stores to an address no allocation
+/// holds (an illegal-address fault, reported at the next synchronization).
+/// Returns why it could not, or empty.
+std::string injectDeviceFault();
 
 /// Frees the device blocks kept for reuse by the temporaries' allocator
 /// (call between kernels; what is still in use stays).

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Tests of ke on a GPU host, from the release archive (scripts/package.sh):
+# the machine has an NVIDIA GPU and its driver, and no LLVM. Not part of
+# scripts/test.sh, which runs where no GPU is; run it on the GPU host:
+#   test/GPU/gpu-host.sh ARCHIVE [WORK_DIR]
+# Prints PASS/FAIL per check and exits non-zero if any check failed.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+archive="${1:?test/GPU/gpu-host.sh ARCHIVE [WORK_DIR]}"
+work="${2:-$(mktemp -d)}"
+mkdir -p "$work"
+tar -xJf "$archive" -C "$work" || { echo "FAIL: unpack $archive"; exit 1; }
+bin="$work/ke/bin"
+inputs="$root/test/Target/Inputs"
+failures=0
+check() { # NAME COMMAND...: PASS when the command succeeds
+  local name="$1"
+  shift
+  if "$@"; then echo "PASS: $name"; else echo "FAIL: $name"; failures=$((failures + 1)); fi
+}
+json_has() { # FILE PYTHON-EXPRESSION over `r`, the last JSON line
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+lines = [l for l in open(sys.argv[1]) if l.startswith("{")]
+r = json.loads(lines[-1]) if lines else {}
+ok = bool(eval(sys.argv[2]))
+if not ok:
+    print("  got:", json.dumps(r)[:600], file=sys.stderr)
+sys.exit(0 if ok else 1)
+PY
+}
+
+# The GPU's roofline: a device copy and an FMA loop, cached per device.
+"$bin/ke-run" --calibrate --target nvgpu > "$work/calibrate.json" 2>&1
+cat "$work/calibrate.json"
+check "calibrate: bandwidth and FMA peak measured" \
+  json_has "$work/calibrate.json" 'r["gbps"] > 100 and r["gflops"] > 1000'
+
+# Checked and timed on the GPU, with the bound against the peaks.
+"$bin/ke-run" "$inputs/vadd.mlir" --target nvgpu --seeds 2 --json \
+  > "$work/vadd.json" 2> "$work/vadd.err"
+check "ke-run vadd: correct on the GPU, timed by events, bound and launches" \
+  json_has "$work/vadd.json" 'r["runnable"] and r["correct"] and "CUDA events" in r["time_source"] and r["bound"] and r["gpu_code"]["launches_per_call"] >= 1'
+
+# A rank-3 reduction over the middle axis, squared, subtracted and reduced
+# over the last (a factorization machine's interaction).
+"$bin/ke-run" "$inputs/fm_interaction.mlir" --target nvgpu --seeds 2 --json \
+  > "$work/fm.json" 2> "$work/fm.err"
+check "ke-run fm_interaction: correct on the GPU" \
+  json_has "$work/fm.json" 'r["runnable"] and r["correct"]'
+
+# ke-gpu-run contains a faulting bundle: a vadd bundle whose tensors are
+# shrunk to one element, so the kernel reads and writes 64 MB past them.
+sed 's/16x64/4096x4096/g' "$inputs/vadd.mlir" > "$work/vadd-large.mlir"
+rm -rf "$work/bundles"
+"$bin/ke-run" "$work/vadd-large.mlir" --target nvgpu --bundle "$work/bundles" \
+  --check-only --seeds 1 > /dev/null 2>&1
+cp -r "$work/bundles/vadd" "$work/bundles/vadd@wild"
+python3 - "$work/bundles/vadd@wild" <<'PY'
+import os, re, sys
+d = sys.argv[1]
+text = open(d + "/bundle.txt").read()
+text = re.sub(r"^(arg|result) f32 2 4096 4096$", r"\1 f32 2 1 1", text, flags=re.M)
+open(d + "/bundle.txt", "w").write(text)
+for name in os.listdir(d):
+    if name.endswith(".bin"):
+        os.truncate(os.path.join(d, name), 4)
+PY
+"$bin/ke-gpu-run" --min-time 0.01 "$work/bundles/vadd@wild" "$work/bundles/vadd" \
+  > "$work/gpu-run.jsonl" 2> "$work/gpu-run.err"
+echo "ke-gpu-run exit $?"
+cat "$work/gpu-run.jsonl"
+check "ke-gpu-run: the out-of-bounds bundle fails with its reason" \
+  python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(0 if len(r)==2 and not r[0]['correct'] and r[0]['error'] else 1)" "$work/gpu-run.jsonl"
+check "ke-gpu-run: the next bundle runs correctly in a fresh process" \
+  python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])]; sys.exit(0 if len(r)==2 and r[1]['correct'] else 1)" "$work/gpu-run.jsonl"
+
+# The search survives a candidate that faults on the device: with the
+# fault-injection hook, the candidate holding the marker stores to a wild
+# address before its kernel runs; it is recorded failed, the other candidate
+# is measured and the search finishes.
+rm -f "$work/fault.db"
+KE_GPU_INJECT_FAULT=ke_test_wild_store "$bin/ke-opt" "$inputs/vadd.mlir" \
+  --ke-evolve="target=nvgpu proposer=file proposals=$root/test/GPU/Inputs/vadd-fault-proposals.mlir budget=2 db=$work/fault.db" \
+  -o "$work/fault-best.mlir" > /dev/null 2> "$work/fault.log"
+status=$?
+tail -8 "$work/fault.log"
+check "ke-evolve target=nvgpu: finishes despite a faulting candidate" test $status -eq 0
+python3 - "$work/fault.db" > "$work/fault-nodes.txt" <<'PY'
+import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(
+        "select proposer, status, strategy, coalesce(error, '') from nodes order by id"):
+    print(" | ".join(str(x) for x in row))
+PY
+cat "$work/fault-nodes.txt"
+check "ke-evolve target=nvgpu: the faulting candidate is recorded failed with the device's reason" \
+  grep -q -E "faults on the device.*(illegal|CUDA error)" "$work/fault-nodes.txt"
+check "ke-evolve target=nvgpu: the other candidate is correct" \
+  grep -q -E "^file \| correct \| two elementwise ops" "$work/fault-nodes.txt"
+
+echo "gpu-host: $failures failed"
+exit $((failures > 0))
