@@ -7,7 +7,7 @@
 # torch for --torch) and the CUDA driver: no LLVM, no build.
 #
 #   bench/gpu_search.sh ARCHIVE OUT [--budget N] [--workers N] [--timeout S]
-#                       [--torch] [KERNEL ...]
+#                       [--min-time S] [--torch] [KERNEL ...]
 #
 # bench/run.sh --target nvgpu calls it with the newest archive of dist/.
 # KERNEL: a .mlir file or the name of one of bench/kernels (default: all of
@@ -15,7 +15,10 @@
 # candidates proposed per expansion and evaluated at a time (ke-evolve's
 # workers=N: that many ke-run processes sharing the GPU; default 1).
 # --timeout S: wall-clock cap per kernel's search (default 420; on SIGTERM
-# ke-evolve writes the best so far). OUT gets ke.db, per kernel the
+# ke-evolve writes the best so far). --min-time S: seconds of timed runs per
+# candidate during the search (default 0.05: hundreds of runs of a
+# microsecond kernel); the default lowering and the best are re-timed with
+# ke-run's default 0.2 s. OUT gets ke.db, per kernel the
 # search's log (<kernel>.evolve.log) and best IR (<kernel>.best.mlir),
 # default.jsonl (ke-run on the default lowering), best.jsonl (ke-run on the
 # best), throughput.jsonl (per kernel: wall seconds of the search and the
@@ -24,13 +27,14 @@
 # searches), and table.md (bench/gpu_table.py, also printed).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-usage="bench/gpu_search.sh ARCHIVE OUT [--budget N] [--workers N] [--timeout S] [--torch] [KERNEL ...]"
+usage="bench/gpu_search.sh ARCHIVE OUT [--budget N] [--workers N] [--timeout S] [--min-time S] [--torch] [KERNEL ...]"
 archive="${1:?$usage}"
 out="${2:?$usage}"
 shift 2
 budget=8
 workers=1
 limit=420
+min_time=0.05
 torch=0
 kernels=()
 while [ $# -gt 0 ]; do
@@ -38,6 +42,7 @@ while [ $# -gt 0 ]; do
     --budget) budget="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
     --timeout) limit="$2"; shift 2 ;;
+    --min-time) min_time="$2"; shift 2 ;;
     --torch) torch=1; shift ;;
     -*) echo "bench/gpu_search.sh: unknown option $1" >&2; exit 2 ;;
     *) kernels+=("$1"); shift ;;
@@ -145,7 +150,7 @@ for kernel in "${kernels[@]}"; do
   before=$(python3 -c "$throughput_py" before "$out/ke.db")
   start=$(now)
   timeout "$limit" "$bin/ke-opt" "$kernel" \
-    --ke-evolve="target=nvgpu budget=$budget workers=$workers db=$out/ke.db" \
+    --ke-evolve="target=nvgpu budget=$budget workers=$workers min-time=$min_time db=$out/ke.db" \
     -o "$out/$name.best.mlir" 2> "$out/$name.evolve.log"
   status=$?
   seconds=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$start" "$(now)")

@@ -49,24 +49,19 @@ check "ke-run vadd: correct on the GPU, timed by events, bound and launches" \
 check "ke-run fm_interaction: correct on the GPU" \
   json_has "$work/fm.json" 'r["runnable"] and r["correct"]'
 
-# ke-gpu-run contains a faulting bundle: a vadd bundle whose tensors are
-# shrunk to one element, so the kernel reads and writes 64 MB past them.
-sed 's/16x64/4096x4096/g' "$inputs/vadd.mlir" > "$work/vadd-large.mlir"
+# ke-gpu-run contains a faulting bundle: a gather bundle whose indices are
+# rewritten to 2^30, so the kernel reads 512 GB past its table.
 rm -rf "$work/bundles"
-"$bin/ke-run" "$work/vadd-large.mlir" --target nvgpu --bundle "$work/bundles" \
+"$bin/ke-run" "$root/bench/kernels/gather.mlir" --target nvgpu --bundle "$work/bundles" \
   --check-only --seeds 1 > /dev/null 2>&1
-cp -r "$work/bundles/vadd" "$work/bundles/vadd@wild"
-python3 - "$work/bundles/vadd@wild" <<'PY'
-import os, re, sys
-d = sys.argv[1]
-text = open(d + "/bundle.txt").read()
-text = re.sub(r"^(arg|result) f32 2 4096 4096$", r"\1 f32 2 1 1", text, flags=re.M)
-open(d + "/bundle.txt", "w").write(text)
-for name in os.listdir(d):
-    if name.endswith(".bin"):
-        os.truncate(os.path.join(d, name), 4)
+cp -r "$work/bundles/gather" "$work/bundles/gather@wild"
+python3 - "$work/bundles/gather@wild" <<'PY'
+import struct, sys
+path = sys.argv[1] + "/in-0-1.bin"
+count = len(open(path, "rb").read()) // 4
+open(path, "wb").write(struct.pack("<%di" % count, *([1 << 30] * count)))
 PY
-"$bin/ke-gpu-run" --min-time 0.01 "$work/bundles/vadd@wild" "$work/bundles/vadd" \
+"$bin/ke-gpu-run" --min-time 0.01 "$work/bundles/gather@wild" "$work/bundles/gather" \
   > "$work/gpu-run.jsonl" 2> "$work/gpu-run.err"
 echo "ke-gpu-run exit $?"
 cat "$work/gpu-run.jsonl"
