@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Eval/CPURunner.h"
+#include "ke/Eval/CrashContainment.h"
 #include "ke/Eval/ProbeRuntime.h"
 
 #include "ke/Eval/PrepareForLowering.h"
@@ -141,7 +142,8 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
         "jit: " + llvm::toString(engine.takeError()) +
         (diagnostics.str().empty() ? std::string()
                                    : " (" + diagnostics.str() + ")"));
-  // Profiling probes (ke-instrument) call into this process.
+  // Profiling probes (ke-instrument) and allocations call into this
+  // process.
   (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     symbols[interner("ke_probe_start")] = {
@@ -149,6 +151,14 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
         llvm::JITSymbolFlags::Exported};
     symbols[interner("ke_probe_stop")] = {
         llvm::orc::ExecutorAddr::fromPtr(getProbeStopAddress()),
+        llvm::JITSymbolFlags::Exported};
+    // Allocations that fail under ke-run's memory limit are reported as
+    // such (CrashContainment), not as the SIGSEGV of a null pointer.
+    symbols[interner("malloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(getCheckedMallocAddress()),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("aligned_alloc")] = {
+        llvm::orc::ExecutorAddr::fromPtr(getCheckedAlignedAllocAddress()),
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });

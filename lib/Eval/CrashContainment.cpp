@@ -9,9 +9,14 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <atomic>
+#include <cerrno>
 #include <csetjmp>
 #include <csignal>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -22,6 +27,11 @@ static volatile sig_atomic_t recoveryArmed = 0;
 static volatile sig_atomic_t caughtSignal = 0;
 static volatile sig_atomic_t stackOverflow = 0;
 static uintptr_t stackTop = 0, stackLimit = 0;
+/// Not a signal: an allocation of the kernel failed.
+static constexpr int kOutOfMemory = -1;
+static std::atomic<uint64_t> failedAllocationBytes{0};
+static unsigned memoryLimitMegabytes = 0;
+static pthread_t mainThread;
 
 /// Remembers where the main thread's stack lives, to tell a stack overflow
 /// (a kernel with big temporaries on the stack) from other crashes.
@@ -49,6 +59,7 @@ static void onFatalSignal(int signal, siginfo_t *info, void *) {
 
 void ke::eval::installCrashHandlers() {
   noteStackBounds();
+  mainThread = pthread_self();
   static char alternateStack[1 << 16];
   stack_t stack = {};
   stack.ss_sp = alternateStack;
@@ -62,7 +73,69 @@ void ke::eval::installCrashHandlers() {
     sigaction(signal, &action, nullptr);
 }
 
+/// A failed allocation ends the contained run at once on the main thread;
+/// elsewhere (OpenMP workers) it is noted and the null pointer the kernel
+/// then uses ends it, reported as the allocation that failed.
+static void *checkAllocation(void *pointer, size_t bytes) {
+  if (pointer || bytes == 0)
+    return pointer;
+  failedAllocationBytes.store(bytes);
+  if (recoveryArmed && pthread_equal(pthread_self(), mainThread)) {
+    caughtSignal = kOutOfMemory;
+    recoveryArmed = 0;
+    siglongjmp(recoveryPoint, 1);
+  }
+  return nullptr;
+}
+
+extern "C" {
+static void *keCheckedMalloc(size_t bytes) {
+  return checkAllocation(std::malloc(bytes), bytes);
+}
+static void *keCheckedAlignedAlloc(size_t alignment, size_t bytes) {
+  return checkAllocation(std::aligned_alloc(alignment, bytes), bytes);
+}
+}
+
+void *ke::eval::getCheckedMallocAddress() {
+  return reinterpret_cast<void *>(&keCheckedMalloc);
+}
+void *ke::eval::getCheckedAlignedAllocAddress() {
+  return reinterpret_cast<void *>(&keCheckedAlignedAlloc);
+}
+
+std::string ke::eval::setMemoryLimit(unsigned megabytes) {
+  memoryLimitMegabytes = megabytes;
+  if (megabytes == 0)
+    return "";
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_DATA, &limit) != 0)
+    return std::strerror(errno);
+  rlim_t bytes = rlim_t(megabytes) << 20;
+  if (limit.rlim_max != RLIM_INFINITY && bytes > limit.rlim_max)
+    bytes = limit.rlim_max;
+  limit.rlim_cur = bytes;
+  if (setrlimit(RLIMIT_DATA, &limit) != 0)
+    return std::strerror(errno);
+  return "";
+}
+
+static std::string describeOutOfMemory() {
+  std::string limit =
+      memoryLimitMegabytes
+          ? llvm::formatv("the memory limit is {0} MiB", memoryLimitMegabytes)
+                .str()
+          : std::string("no memory limit was set");
+  return llvm::formatv("ran out of memory: an allocation of {0:f1} MiB failed "
+                       "({1})",
+                       double(failedAllocationBytes.load()) / (1 << 20), limit)
+      .str();
+}
+
 static std::string describeSignal(int signal, unsigned alarmSeconds) {
+  if (signal == kOutOfMemory ||
+      (signal == SIGSEGV && failedAllocationBytes.load() && !stackOverflow))
+    return describeOutOfMemory();
   switch (signal) {
   case SIGSEGV:
     return stackOverflow ? "crashed (SIGSEGV, stack overflow: too much on the "
@@ -87,6 +160,7 @@ static std::string describeSignal(int signal, unsigned alarmSeconds) {
 std::optional<std::string>
 ke::eval::runContained(llvm::function_ref<void()> body,
                        unsigned alarmSeconds) {
+  failedAllocationBytes.store(0);
   if (sigsetjmp(recoveryPoint, 1) == 0) {
     recoveryArmed = 1;
     if (alarmSeconds)

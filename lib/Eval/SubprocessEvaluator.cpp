@@ -131,7 +131,10 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
         "--seed=" + std::to_string(options.seed),
         "--seeds=" + std::to_string(options.seeds),
         llvm::formatv("--min-time={0}", options.minTimeSeconds).str(),
-        "--timeout=" + std::to_string(options.timeoutSeconds)};
+        "--timeout=" + std::to_string(options.timeoutSeconds),
+        // ke-run bounds its own memory once loaded, and reports running
+        // out of it; a limit set at exec would stop the loader instead.
+        "--memory-limit=" + std::to_string(options.memoryLimitMB)};
     if (request.naive)
       arguments.push_back("--naive");
     if (options.profile)
@@ -147,7 +150,7 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
     bool failedToStart = false;
     job.process = llvm::sys::ExecuteNoWait(
         options.keRunPath, argumentRefs, std::nullopt, redirects,
-        options.memoryLimitMB, &launchError, &failedToStart);
+        /*MemoryLimit=*/0, &launchError, &failedToStart);
     job.started = Clock::now();
     if (failedToStart) {
       results[index].status = "failed";

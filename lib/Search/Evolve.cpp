@@ -14,6 +14,7 @@
 #include "ke/Search/SearchSession.h"
 #include "ke/Search/SearchSummary.h"
 #include "ke/Search/StopSignals.h"
+#include "ke/Search/WorkDirectory.h"
 #include "ke/Store/Store.h"
 #include "ke/Target/TargetInfo.h"
 #include "ke/Search/Passes.h"
@@ -31,6 +32,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cmath>
+#include <unistd.h>
 
 namespace ke {
 #define GEN_PASS_DEF_KEEVOLVE
@@ -57,6 +59,7 @@ private:
   std::shared_ptr<store::Store> database;
   int64_t run = 0;
   std::string keRun, workDirectory;
+  unsigned effectiveMemoryLimit = 0;
   std::vector<KernelSummary> summaries;
   std::shared_ptr<propose::LLMSession> llmSession;
   const TargetInfo *targetInfo = nullptr;
@@ -112,8 +115,14 @@ void EvolvePass::runOnOperation() {
   // Every number is checked before anything is written, with its range.
   auto outOfRange = [&](llvm::StringRef option, double value,
                         llvm::StringRef range) {
-    module.emitError() << "ke-evolve: " << option << " must be " << range
-                       << ", found " << value;
+    InFlightDiagnostic error = module.emitError();
+    error << "ke-evolve: " << option << " must be " << range << ", found ";
+    // Whole numbers as such (1e+08 reads badly for a memory size).
+    if (std::isfinite(value) && value == std::floor(value) &&
+        std::fabs(value) < 1e15)
+      error << static_cast<int64_t>(value);
+    else
+      error << value;
     signalPassFailure();
   };
   auto finiteAtLeast = [](double value, double least) {
@@ -141,6 +150,27 @@ void EvolvePass::runOnOperation() {
     return outOfRange("memory-limit", memoryLimit,
                       "0 (no limit) or >= 256 MB (the JIT alone needs more "
                       "than that)");
+  // The workers' bounds together must fit the machine: an explicit limit
+  // that does not is refused, the default shrinks to fit.
+  effectiveMemoryLimit = memoryLimit;
+  uint64_t machineMB = (uint64_t(sysconf(_SC_PHYS_PAGES)) *
+                        uint64_t(sysconf(_SC_PAGE_SIZE))) >> 20;
+  if (memoryLimit != 0 && machineMB > 0 &&
+      uint64_t(memoryLimit) * workers > machineMB) {
+    if (memoryLimit.getNumOccurrences())
+      return outOfRange(
+          "memory-limit", memoryLimit,
+          llvm::formatv("at most {0} MB: workers={1} processes of that size "
+                        "exceed this machine's {2} MB of memory",
+                        machineMB / workers, workers.getValue(), machineMB)
+              .str());
+    effectiveMemoryLimit =
+        std::max<unsigned>(256, unsigned(machineMB / workers));
+    module.emitRemark() << "ke-evolve: memory-limit lowered to "
+                        << effectiveMemoryLimit << " MB per worker: " << workers
+                        << " x the default " << memoryLimit << " MB exceeds "
+                        << "this machine's " << machineMB << " MB";
+  }
   if (!finiteAtLeast(minTime, 0))
     return outOfRange("min-time", minTime, ">= 0 seconds");
   if (proposer == "file" && proposals.empty()) {
@@ -188,6 +218,14 @@ void EvolvePass::runOnOperation() {
   }
   if (previous) {
     run = *previous;
+    // One process at a time resumes a run; a lease whose holder died (or,
+    // from another host, went silent for longer than any evaluation may
+    // take) is taken over.
+    double staleSeconds = std::max(600.0, 4.0 * evalTimeout);
+    if (llvm::Error error = database->acquireRun(run, staleSeconds)) {
+      module.emitError() << "ke-evolve: " << llvm::toString(std::move(error));
+      return signalPassFailure();
+    }
   } else {
     auto begun = database->beginRun(inputHash, optionsJson());
     if (!begun) {
@@ -207,14 +245,19 @@ void EvolvePass::runOnOperation() {
     llmSession = std::move(*session);
   }
 
-  llvm::SmallString<128> directory;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("ke-evolve", directory)) {
-    module.emitError() << "ke-evolve: cannot create a work directory: "
-                       << ec.message();
+  unsigned abandoned = 0;
+  llvm::Expected<std::string> directory =
+      search::createWorkDirectory(abandoned);
+  if (!directory) {
+    module.emitError() << "ke-evolve: "
+                       << llvm::toString(directory.takeError());
     return signalPassFailure();
   }
-  workDirectory = std::string(directory);
+  if (abandoned)
+    module.emitRemark() << "ke-evolve: removed " << abandoned
+                        << " work folder(s) left by searches that were "
+                           "killed";
+  workDirectory = std::move(*directory);
 
   KernelSearchOptions options;
   options.targetInfo = targetInfo;
@@ -229,7 +272,7 @@ void EvolvePass::runOnOperation() {
   options.seeds = seeds;
   options.minTime = minTime;
   options.evalTimeout = evalTimeout;
-  options.memoryLimit = memoryLimit;
+  options.memoryLimit = effectiveMemoryLimit;
   options.profile = profile;
   options.proposer = proposer;
   options.proposals = proposals;

@@ -239,6 +239,9 @@ LogicalResult KernelSearch::run() {
     if (!id)
       return fail(llvm::toString(id.takeError()));
     node.id = *id;
+    // The lease's heartbeat; a run taken over by another process stops.
+    if (llvm::Error error = resources.database->renewRun(resources.run))
+      return fail(llvm::toString(std::move(error)));
     return speedup;
   };
 

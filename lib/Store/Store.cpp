@@ -92,6 +92,11 @@ const char *const kMigrations[] = {
       path UNINDEXED, category UNINDEXED, targets, tags, title, heading, body,
       tokenize = 'porter unicode61');
     )sql",
+    // 3: run leases (holder "pid@host" and its last heartbeat).
+    R"sql(
+    ALTER TABLE runs ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+    ALTER TABLE runs ADD COLUMN heartbeat REAL;
+    )sql",
 };
 
 } // namespace
@@ -179,27 +184,42 @@ llvm::Error Store::checkIdentity() {
 }
 
 llvm::Error Store::migrate() {
+  if (schemaVersion >= kSchemaVersion)
+    return llvm::Error::success();
+  // One exclusive transaction: processes opening a new file at once wait
+  // for each other, and each re-reads the version the previous one left.
+  if (llvm::Error error = execute("BEGIN EXCLUSIVE;"))
+    return error;
+  {
+    Statement version(database, "PRAGMA user_version");
+    if (!version.ok() || version.step() != SQLITE_ROW) {
+      llvm::consumeError(execute("ROLLBACK;"));
+      return fail("cannot read the schema version");
+    }
+    schemaVersion = static_cast<int>(version.getInt(0));
+  }
   while (schemaVersion < kSchemaVersion) {
     int next = schemaVersion + 1;
-    std::string sql = std::string("BEGIN;") + kMigrations[next - 1] +
-                      "PRAGMA user_version = " + std::to_string(next) +
-                      ";COMMIT;";
+    std::string sql = std::string(kMigrations[next - 1]) +
+                      "PRAGMA user_version = " + std::to_string(next) + ";";
     if (llvm::Error error = execute(sql)) {
       llvm::consumeError(execute("ROLLBACK;"));
       return error;
     }
     schemaVersion = next;
   }
-  return llvm::Error::success();
+  return execute("COMMIT;");
 }
 
 llvm::Expected<int64_t> Store::beginRun(llvm::StringRef inputHash,
                                         llvm::StringRef options) {
-  Statement insert(database, "INSERT INTO runs(input_hash, options, started) "
-                             "VALUES (?, ?, ?)");
+  Statement insert(database, "INSERT INTO runs(input_hash, options, started, "
+                             "holder, heartbeat) VALUES (?, ?, ?, ?, ?)");
   insert.bind(1, inputHash);
   insert.bind(2, options);
   insert.bind(3, now());
+  insert.bind(4, getThisHolder());
+  insert.bind(5, now());
   if (!insert.ok() || insert.step() != SQLITE_DONE)
     return fail("cannot record the run");
   return sqlite3_last_insert_rowid(database);
@@ -221,8 +241,8 @@ Store::findLatestRun(llvm::StringRef inputHash) {
 }
 
 llvm::Error Store::finishRun(int64_t run, llvm::StringRef status) {
-  Statement update(database,
-                   "UPDATE runs SET finished = ?, status = ? WHERE id = ?");
+  Statement update(database, "UPDATE runs SET finished = ?, status = ?, "
+                             "holder = '' WHERE id = ?");
   update.bind(1, now());
   update.bind(2, status);
   update.bind(3, run);

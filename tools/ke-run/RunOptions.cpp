@@ -104,6 +104,12 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       timeoutSeconds("timeout", cl::init(120),
                      cl::desc("Seconds one kernel may take in all (0: no limit)"),
                      cl::cat(runCategory));
+  cl::opt<unsigned> memoryLimit(
+      "memory-limit", cl::init(8192),
+      cl::desc("MiB of heap and private mappings the process may use "
+               "(RLIMIT_DATA; 0: no limit, else at least 256): a kernel that "
+               "needs more is reported out of memory"),
+      cl::cat(runCategory));
   cl::opt<bool> naive("naive",
                              cl::desc("Lower the candidate with the naive "
                                       "pipeline too: no schedule of ke-run's "
@@ -202,7 +208,13 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       "ke-run: lower, run, check and time the kernels of an MLIR file\n\n"
       "  --threads=<N>  Threads the kernel may use; also selects the "
       "calibrated peaks (default 1)\n");
+  if (memoryLimit != 0 && memoryLimit < 256) {
+    llvm::errs() << "ke-run: --memory-limit=" << memoryLimit
+                 << " is out of range: 0 (no limit) or at least 256 MiB\n";
+    return std::nullopt;
+  }
   RunCommand command;
+  command.memoryLimitMB = memoryLimit;
   command.inputFilename = inputFilename;
   command.referenceFilename = referenceFilename;
   command.kernel = kernelName;

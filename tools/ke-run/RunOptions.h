@@ -15,6 +15,7 @@ struct RunCommand {
   std::string reportPath;
   bool json = false;
   bool calibrateOnly = false;
+  unsigned memoryLimitMB = 8192; ///< 0: no limit
   std::string targetName; ///< as given; options.target is null if unknown
   ke::eval::EvaluationOptions evaluation;
 };

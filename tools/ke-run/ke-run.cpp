@@ -196,6 +196,11 @@ int keRunMain(int argc, char **argv) {
     return 2;
 
   installCrashHandlers();
+  // After parsing and loading: the bound is for the kernels' data.
+  if (std::string problem = setMemoryLimit(command->memoryLimitMB);
+      !problem.empty())
+    llvm::errs() << "ke-run: warning: cannot set the memory limit: " << problem
+                 << "\n";
   bool allCorrect = true;
   for (const KernelJob &job : *jobs) {
     EvaluationReport report = evaluateContained(job, options);

@@ -8,7 +8,11 @@
 
 #include "gtest/gtest.h"
 
+#include <chrono>
+#include <csignal>
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace ke::store;
 
@@ -184,4 +188,101 @@ TEST_F(StoreTest, MigratesAVersion1File) {
   auto skills = store->findSkills("cpu", "fill,matmul", 5);
   ASSERT_TRUE(bool(skills));
   EXPECT_EQ(skills->size(), 1u); // shares the matmul
+}
+
+namespace {
+/// Sets a run's holder and heartbeat as another process would.
+void setHolder(llvm::StringRef path, int64_t run, const std::string &holder,
+               double heartbeat) {
+  sqlite3 *database = nullptr;
+  ASSERT_EQ(sqlite3_open(path.str().c_str(), &database), SQLITE_OK);
+  std::string sql = "UPDATE runs SET holder = '" + holder +
+                    "', heartbeat = " + std::to_string(heartbeat) +
+                    " WHERE id = " + std::to_string(run);
+  ASSERT_EQ(sqlite3_exec(database, sql.c_str(), nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(database);
+}
+
+double secondsNow() {
+  return std::chrono::duration<double>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string hostOf(const std::string &holder) {
+  return holder.substr(holder.find('@') + 1);
+}
+} // namespace
+
+TEST_F(StoreTest, ARunHasOneHolderAtATime) {
+  std::unique_ptr<Store> store = openOrFail();
+  ASSERT_TRUE(store);
+  auto run = store->beginRun("h", "{}");
+  ASSERT_TRUE(bool(run));
+  std::string self = Store::getThisHolder();
+  EXPECT_FALSE(bool(store->acquireRun(*run, 600))); // its own: fine
+  ASSERT_FALSE(bool(store->renewRun(*run)));
+
+  // A live process of this host holds it: refused, naming the holder.
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    sleep(30);
+    _exit(0);
+  }
+  std::string other = std::to_string(child) + "@" + hostOf(self);
+  setHolder(path, *run, other, secondsNow());
+  llvm::Error refused = store->acquireRun(*run, 600);
+  ASSERT_TRUE(bool(refused));
+  EXPECT_NE(llvm::toString(std::move(refused)).find("is held by process " + other),
+            std::string::npos);
+  // Taken while we were not looking: our heartbeat says so.
+  llvm::Error renewed = store->renewRun(*run);
+  ASSERT_TRUE(bool(renewed));
+  EXPECT_NE(llvm::toString(std::move(renewed)).find("taken over"),
+            std::string::npos);
+
+  // Its process died: the lease is stale and taken over.
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  EXPECT_FALSE(bool(store->acquireRun(*run, 600)));
+  EXPECT_FALSE(bool(store->renewRun(*run)));
+
+  // Another host: held while its heartbeat is fresh, stale after.
+  setHolder(path, *run, "1@elsewhere", secondsNow() - 10);
+  llvm::Error remote = store->acquireRun(*run, 600);
+  EXPECT_TRUE(bool(remote));
+  llvm::consumeError(std::move(remote));
+  setHolder(path, *run, "1@elsewhere", secondsNow() - 700);
+  EXPECT_FALSE(bool(store->acquireRun(*run, 600)));
+
+  // Finishing releases it.
+  ASSERT_FALSE(bool(store->finishRun(*run, "finished")));
+  setHolder(path, *run, "", 0);
+  EXPECT_FALSE(bool(store->acquireRun(*run, 600)));
+}
+
+TEST_F(StoreTest, ProcessesCreatingOneFileAtOnceAllSucceed) {
+  constexpr int kProcesses = 6;
+  std::vector<pid_t> children;
+  for (int i = 0; i < kProcesses; ++i) {
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      auto store = Store::open(path);
+      if (!store) {
+        llvm::errs() << llvm::toString(store.takeError()) << "\n";
+        _exit(1);
+      }
+      auto run = (*store)->beginRun("h", "{}");
+      _exit(run ? 0 : 2);
+    }
+    children.push_back(child);
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
 }

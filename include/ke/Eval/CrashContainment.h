@@ -26,6 +26,19 @@ void installCrashHandlers();
 std::optional<std::string> runContained(llvm::function_ref<void()> body,
                                         unsigned alarmSeconds);
 
+/// Bounds this process's data (heap and private mappings, RLIMIT_DATA) to
+/// `megabytes` (0: no bound), remembered for the out-of-memory message.
+/// Returns why it could not, or empty.
+std::string setMemoryLimit(unsigned megabytes);
+
+/// The allocation functions generated kernels call (`malloc`,
+/// `aligned_alloc`, bound to these by the JIT): a failure under the memory
+/// limit ends runContained with "ran out of memory: an allocation of N MiB
+/// failed (the memory limit is L MiB)" instead of the SIGSEGV that the
+/// kernel's use of a null pointer would give.
+void *getCheckedMallocAddress();
+void *getCheckedAlignedAllocAddress();
+
 } // namespace ke::eval
 
 #endif // KE_EVAL_CRASHCONTAINMENT_H

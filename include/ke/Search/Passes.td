@@ -125,7 +125,8 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"evalTimeout", "eval-timeout", "unsigned", /*default=*/"60",
            "Seconds one candidate's evaluation may take">,
     Option<"memoryLimit", "memory-limit", "unsigned", /*default=*/"8192",
-           "MiB of memory one evaluation may use (0: no limit, else >= 256)">,
+           "MiB of memory one evaluation may use (0: no limit, else >= 256; "
+           "workers x this must fit the machine, the default shrinks to fit)">,
     Option<"minTime", "min-time", "double", /*default=*/"0.1",
            "Seconds of timed runs per candidate">,
     Option<"keRunPath", "ke-run", "std::string", /*default=*/"\"\"",

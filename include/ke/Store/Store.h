@@ -27,7 +27,7 @@ class Statement;
 namespace ke::store {
 
 /// The schema version this build writes; older files are migrated on open.
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 3;
 
 struct KernelRecord {
   int64_t id = 0;
@@ -115,12 +115,25 @@ public:
 
   int getSchemaVersion() const { return schemaVersion; }
 
+  /// A new run, held by this process (see acquireRun).
   llvm::Expected<int64_t> beginRun(llvm::StringRef inputHash,
                                    llvm::StringRef options);
   /// The latest run over the same input, if any.
   llvm::Expected<std::optional<int64_t>>
   findLatestRun(llvm::StringRef inputHash);
+  /// Ends the run with `status` and releases this process's lease on it.
   llvm::Error finishRun(int64_t run, llvm::StringRef status);
+
+  /// Run leases (RunLease.cpp): one process at a time writes a run. The
+  /// holder is "pid@host"; its heartbeat is renewed as the search commits.
+  static std::string getThisHolder();
+  /// Takes `run` for this process in one exclusive transaction. Refuses,
+  /// naming the holder, while another process holds it: a process of this
+  /// host that still runs, or one of another host whose heartbeat is younger
+  /// than `staleSeconds`. A stale lease is taken over.
+  llvm::Error acquireRun(int64_t run, double staleSeconds);
+  /// Renews this process's lease; fails if another process took the run.
+  llvm::Error renewRun(int64_t run);
 
   llvm::Expected<int64_t> addKernel(const KernelRecord &kernel);
   llvm::Expected<std::optional<KernelRecord>> findKernel(int64_t run,
