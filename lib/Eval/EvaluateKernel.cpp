@@ -199,6 +199,36 @@ void noteNonFiniteReference(llvm::ArrayRef<HostTensor> expected,
   }
 }
 
+/// FNV-1a over a tensor's bytes: enough to see that a run wrote to it.
+uint64_t checksum(const HostTensor &tensor) {
+  const auto *bytes = static_cast<const unsigned char *>(tensor.getData());
+  uint64_t hash = 1469598103934665603ull;
+  for (int64_t i = 0, e = tensor.getSpec().getNumBytes(); i < e; ++i)
+    hash = (hash ^ bytes[i]) * 1099511628211ull;
+  return hash;
+}
+
+llvm::SmallVector<uint64_t> checksums(llvm::ArrayRef<HostTensor> tensors) {
+  llvm::SmallVector<uint64_t> sums;
+  for (const HostTensor &tensor : tensors)
+    sums.push_back(checksum(tensor));
+  return sums;
+}
+
+/// Inputs are read-only: a kernel that writes one in place would make the
+/// next comparison (and its own timing) meaningless.
+llvm::Error checkInputsUnchanged(llvm::ArrayRef<HostTensor> inputs,
+                                 llvm::ArrayRef<uint64_t> before,
+                                 llvm::StringRef who) {
+  for (auto [index, input] : llvm::enumerate(inputs))
+    if (checksum(input) != before[index])
+      return llvm::createStringError(llvm::formatv(
+          "check: {0} wrote to input #{1}; inputs are read-only (return a "
+          "new tensor instead of updating an argument in place)",
+          who, index));
+  return llvm::Error::success();
+}
+
 /// Compares every result with the reference's for one seed, keeping the
 /// largest errors in `report`; the first mismatch is the error.
 llvm::Error compareOutputs(const KernelSignature &signature,
@@ -239,7 +269,7 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
 
   ReferenceOutputs reference(job.reference, *signature,
                              options.referenceCache);
-  llvm::SmallVector<HostTensor> inputs;
+  llvm::SmallVector<HostTensor> inputs, lastExpected;
   for (unsigned s = 0; s < std::max(1u, options.seeds); ++s) {
     uint64_t inputSeed = options.seed + s;
     setEvaluationStage("inputs");
@@ -247,8 +277,12 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
     for (auto [index, spec] : llvm::enumerate(signature->arguments))
       inputs.push_back(makeInput(spec, inputSeed, index));
     llvm::SmallVector<HostTensor> expected, actual;
+    llvm::SmallVector<uint64_t> inputSums = checksums(inputs);
     setEvaluationStage("run reference");
     if (llvm::Error error = reference.compute(inputs, inputSeed, expected))
+      return error;
+    if (llvm::Error error =
+            checkInputsUnchanged(inputs, inputSums, "the reference"))
       return error;
     noteNonFiniteReference(expected, inputSeed, report);
     setEvaluationStage("run");
@@ -256,10 +290,44 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
       return error;
     setEvaluationStage("compare");
     if (llvm::Error error =
+            checkInputsUnchanged(inputs, inputSums, "the kernel"))
+      return error;
+    if (llvm::Error error =
             compareOutputs(*signature, actual, expected, inputSeed, report))
       return error;
+    // Kept for the check after timing (the last seed's).
+    lastExpected.clear();
+    for (const HostTensor &tensor : expected)
+      lastExpected.push_back(tensor.clone());
     runner->keepSeed(s, inputs, std::move(expected));
   }
   report.correct = true;
-  return runner->measure(inputs, report);
+  llvm::SmallVector<uint64_t> inputSums = checksums(inputs);
+  if (llvm::Error error = runner->measure(inputs, report))
+    return error;
+  if (!report.timing || report.hasStaticCost() ||
+      !options.getTarget().runsInProcess())
+    return llvm::Error::success();
+  // The timed calls must have computed the same thing: a kernel correct
+  // only on its first calls, or one that writes its inputs while timed, is
+  // caught here.
+  setEvaluationStage("check after timing");
+  if (llvm::Error error =
+          checkInputsUnchanged(inputs, inputSums, "the kernel (timed)")) {
+    report.correct = false;
+    return error;
+  }
+  llvm::SmallVector<HostTensor> afterTiming;
+  if (llvm::Error error = runner->run(inputs, afterTiming)) {
+    report.correct = false;
+    return error;
+  }
+  if (llvm::Error error = compareOutputs(*signature, afterTiming, lastExpected,
+                                         options.seed + options.seeds - 1,
+                                         report)) {
+    report.correct = false;
+    return llvm::createStringError("after timing: " +
+                                   llvm::toString(std::move(error)));
+  }
+  return llvm::Error::success();
 }

@@ -108,11 +108,6 @@ std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) 
   return name;
 }
 
-HostTensor copyTensor(const HostTensor &tensor) {
-  HostTensor copy(tensor.getSpec());
-  std::memcpy(copy.getData(), tensor.getData(), tensor.getSpec().getNumBytes());
-  return copy;
-}
 
 class GPURunner : public TargetRunner {
 public:
@@ -149,7 +144,7 @@ public:
       return;
     llvm::SmallVector<HostTensor> inputCopies;
     for (const HostTensor &input : inputs)
-      inputCopies.push_back(copyTensor(input));
+      inputCopies.push_back(input.clone());
     seeds.push_back({std::move(inputCopies), std::move(expected)});
   }
 
@@ -184,9 +179,8 @@ ke::eval::createGPURunner(const EvaluationOptions &options) {
 /// A module holding a copy of the kernel, ready for a GPU lowering.
 OwningOpRef<ModuleOp> GPURunner::prepare() {
   MLIRContext *context = job.evaluated.getContext();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
-  auto clone = cast<func::FuncOp>(job.evaluated->clone());
-  module->push_back(clone);
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp clone = cloneIntoNewModule(job.evaluated, module);
   prepareForLowering(clone);
   clone->setAttr("llvm.emit_c_interface", UnitAttr::get(context));
   if (!options.gpu.blockTile.empty())

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Eval/PrepareForLowering.h"
 #include "ke/Eval/CPURunner.h"
 #include "ke/Eval/HardwareCounters.h"
 #include "ke/Eval/ProbeRuntime.h"
@@ -127,9 +128,8 @@ llvm::Error HostJITRunner::measure(llvm::ArrayRef<HostTensor> inputs,
 llvm::Error HostJITRunner::profileRegions(llvm::ArrayRef<HostTensor> inputs,
                                           int runs, EvaluationReport &report) {
   MLIRContext *context = job.evaluated.getContext();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(job.evaluated.getLoc());
-  auto copy = cast<func::FuncOp>(job.evaluated->clone());
-  module->push_back(copy);
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp copy = cloneIntoNewModule(job.evaluated, module);
   {
     ke::DiagnosticCollector diagnostics(context);
     PassManager pm(context, ModuleOp::getOperationName());

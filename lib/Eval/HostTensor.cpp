@@ -146,6 +146,12 @@ HostTensor::HostTensor(TensorSpec specIn) : spec(std::move(specIn)) {
   std::memset(storage.get(), 0, padded);
 }
 
+HostTensor HostTensor::clone() const {
+  HostTensor copy(spec);
+  std::memcpy(copy.getData(), getData(), spec.getNumBytes());
+  return copy;
+}
+
 template <typename T> static T loadAt(const void *data, int64_t index) {
   T value;
   std::memcpy(&value, static_cast<const char *>(data) + index * sizeof(T),

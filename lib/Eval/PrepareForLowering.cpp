@@ -21,3 +21,36 @@ void ke::eval::prepareForLowering(func::FuncOp copy) {
                       BoolAttr::get(context, false));
   }
 }
+
+func::FuncOp ke::eval::cloneIntoNewModule(func::FuncOp function,
+                                          OwningOpRef<ModuleOp> &module) {
+  module = ModuleOp::create(function.getLoc());
+  auto clone = cast<func::FuncOp>(function->clone());
+  module->push_back(clone);
+  Operation *scope = function->getParentOp()
+                         ? SymbolTable::getNearestSymbolTable(
+                               function->getParentOp())
+                         : nullptr;
+  if (!scope)
+    return clone;
+  SymbolTable copies(*module);
+  SmallVector<Operation *> worklist = {clone};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses) {
+      StringAttr name = use.getSymbolRef().getRootReference();
+      if (copies.lookup(name))
+        continue;
+      Operation *symbol = SymbolTable::lookupSymbolIn(scope, name);
+      if (!symbol || symbol == function.getOperation())
+        continue;
+      Operation *copy = symbol->clone();
+      copies.insert(copy);
+      worklist.push_back(copy);
+    }
+  }
+  return clone;
+}

@@ -334,9 +334,8 @@ RISCVKernel::compile(func::FuncOp function, const LowerCPUOptions &options,
   if (llvm::Error error = checkRISCVTools())
     return std::move(error);
   MLIRContext *context = function.getContext();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(function.getLoc());
-  auto clone = cast<func::FuncOp>(function->clone());
-  module->push_back(clone);
+  OwningOpRef<ModuleOp> module;
+  func::FuncOp clone = cloneIntoNewModule(function, module);
   clone.setPublic();
   std::string name = clone.getSymName().str();
   prepareForLowering(clone);

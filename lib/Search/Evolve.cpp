@@ -187,6 +187,8 @@ void EvolvePass::runOnOperation() {
   }
   keRun = *found;
 
+  if (failed(inlineHelperCalls(module, "ke-evolve")))
+    return signalPassFailure();
   SmallVector<func::FuncOp> kernels;
   for (auto function : module.getOps<func::FuncOp>())
     if (function->hasAttr(KeDialect::kKernelAttrName) && !function.isExternal())

@@ -145,6 +145,8 @@ void RewritePass::runOnOperation() {
   }
 
   // Tagged functions become kernels holding them as their reference.
+  if (failed(search::inlineHelperCalls(module, "ke-rewrite")))
+    return signalPassFailure();
   if (failed(KernelOp::outlineTaggedFunctions(module, target)))
     return signalPassFailure();
 

@@ -14,6 +14,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Inliner.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -218,4 +220,42 @@ CandidateOp ke::search::appendCandidate(KernelOp kernel, llvm::StringRef name,
 
 CandidateStatus ke::search::parseCandidateStatus(llvm::StringRef status) {
   return symbolizeCandidateStatus(status).value_or(CandidateStatus::Failed);
+}
+
+LogicalResult ke::search::inlineHelperCalls(ModuleOp module,
+                                            llvm::StringRef passName) {
+  InlinerInterface interface(module.getContext());
+  InlinerConfig config;
+  bool called = false;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (!function->hasAttr(KeDialect::kKernelAttrName) || function.isExternal())
+      continue;
+    // Inlined bodies may call further helpers; a bound on the rounds stops
+    // recursion, whose calls are then reported.
+    for (int round = 0; round < 32; ++round) {
+      SmallVector<func::CallOp> calls;
+      function.walk([&](func::CallOp call) { calls.push_back(call); });
+      bool inlined = false;
+      for (func::CallOp call : calls) {
+        auto callee = module.lookupSymbol<func::FuncOp>(call.getCalleeAttr());
+        if (!callee || callee.isExternal() || callee == function)
+          continue;
+        if (succeeded(inlineCall(interface, config.getCloneCallback(), call,
+                                 callee, &callee.getBody()))) {
+          call.erase();
+          inlined = true;
+        }
+      }
+      if (!inlined)
+        break;
+    }
+    function.walk([&](func::CallOp call) {
+      call.emitError() << passName << ": kernel '@" << function.getSymName()
+                       << "' calls '@" << call.getCallee()
+                       << "', which cannot be inlined into it (external or "
+                          "recursive); ke evaluates each kernel on its own";
+      called = true;
+    });
+  }
+  return failure(called);
 }

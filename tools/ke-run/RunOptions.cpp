@@ -7,6 +7,8 @@
 
 #include "RunOptions.h"
 
+#include "ke/Eval/CPURunner.h"
+
 #include "ke/KeDialect.h"
 #include "ke/Target/TargetInfo.h"
 #include "llvm/ADT/SmallVector.h"
@@ -109,6 +111,11 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       cl::desc("MiB of heap and private mappings the process may use "
                "(RLIMIT_DATA; 0: no limit, else at least 256): a kernel that "
                "needs more is reported out of memory"),
+      cl::cat(runCategory));
+  cl::opt<unsigned> maxLoweredOps(
+      "max-lowered-ops", cl::init(200000),
+      cl::desc("Refuse a kernel whose lowered code has more operations than "
+               "this before JIT-compiling it (0: no bound)"),
       cl::cat(runCategory));
   cl::opt<bool> naive("naive",
                              cl::desc("Lower the candidate with the naive "
@@ -215,6 +222,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   }
   RunCommand command;
   command.memoryLimitMB = memoryLimit;
+  ke::eval::CPUKernel::setOperationLimit(maxLoweredOps);
   command.inputFilename = inputFilename;
   command.referenceFilename = referenceFilename;
   command.kernel = kernelName;

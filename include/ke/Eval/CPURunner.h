@@ -33,6 +33,11 @@ public:
   static llvm::Expected<std::unique_ptr<CPUKernel>>
   compile(mlir::func::FuncOp function, const LowerCPUOptions &options,
           const KernelSignature &signature);
+  /// Lowered code with more operations than this (0: no bound) is refused
+  /// before the JIT ("lower: ... operations"): a schedule that unrolls too
+  /// far would otherwise spend the whole evaluation timeout compiling.
+  static void setOperationLimit(size_t operations);
+  static size_t getOperationLimit();
   ~CPUKernel();
 
   /// Calls the kernel once. With `results`, copies each result out; either

@@ -46,6 +46,8 @@ public:
   explicit HostTensor(TensorSpec spec);
 
   const TensorSpec &getSpec() const { return spec; }
+  /// A copy with its own storage.
+  HostTensor clone() const;
   int64_t getNumElements() const { return spec.getNumElements(); }
   void *getData() { return storage.get(); }
   const void *getData() const { return storage.get(); }

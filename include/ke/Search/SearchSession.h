@@ -116,6 +116,13 @@ openLLMSession(store::Store &database, std::optional<int64_t> run,
 /// subprocess.
 std::string checkLowers(mlir::ModuleOp candidate, const TargetInfo &target);
 
+/// Kernels are searched and run on their own: calls to helper functions of
+/// the file are inlined into the kernels (nothing else changes). Fails, at
+/// the call, where a kernel still calls a function afterwards (external or
+/// recursive).
+mlir::LogicalResult inlineHelperCalls(mlir::ModuleOp module,
+                                      llvm::StringRef passName);
+
 /// The prepared base with ke's default CPU schedule applied (what ke-run
 /// without --naive does), as a module of its own, or why it could not be
 /// built: the search's floor.
