@@ -21,3 +21,12 @@ config.substitutions.append(("%mlir_opt", os.path.join(config.llvm_tools_dir, "m
 config.substitutions.append(("%bench", os.path.join(config.ke_src_root, "bench")))
 config.substitutions.append(("%examples", os.path.join(config.ke_src_root, "examples")))
 config.substitutions.append(("%python", sys.executable))
+
+# Sanitized builds (scripts/test-sanitized.sh): the sanitizers' options reach
+# every tool, and tests that cannot hold there say so (REQUIRES/UNSUPPORTED).
+sanitizers = getattr(config, "ke_sanitize", "")
+if "address" in sanitizers:
+    config.available_features.add("asan")
+for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+    if name in os.environ:
+        config.environment[name] = os.environ[name]

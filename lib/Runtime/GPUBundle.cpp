@@ -16,6 +16,11 @@
 
 
 /// Whether `name` is the registry's target of `kind`.
+/// Bounds on what a manifest may describe (ke writes at most rank 8 and
+/// tensors far below 2^40 elements).
+static constexpr size_t kMaxBundleRank = 16;
+static constexpr int64_t kMaxBundleElements = int64_t(1) << 40;
+
 static bool isTargetKind(const std::string &name, ke::TargetKind kind) {
   const ke::TargetInfo *info = ke::lookupTarget(name);
   return info && info->kind == kind;
@@ -116,9 +121,25 @@ BundleManifest BundleManifest::read(const std::string &text,
       BundleTensor tensor;
       size_t rank = 0;
       words >> tensor.kind >> rank;
+      // A manifest is read from disk: its sizes are checked before use.
+      if (words.fail() || rank > kMaxBundleRank) {
+        error = "line " + std::to_string(number) + ": a tensor of rank " +
+                std::to_string(rank) + " (at most " +
+                std::to_string(kMaxBundleRank) + ")";
+        return manifest;
+      }
       tensor.shape.resize(rank);
-      for (int64_t &extent : tensor.shape)
+      int64_t elements = 1;
+      for (int64_t &extent : tensor.shape) {
         words >> extent;
+        if (words.fail() || extent < 0 ||
+            (extent > 0 && elements > kMaxBundleElements / extent)) {
+          error = "line " + std::to_string(number) +
+                  ": a negative or too large extent";
+          return manifest;
+        }
+        elements *= extent;
+      }
       (key == "arg" ? manifest.arguments : manifest.results).push_back(tensor);
     } else {
       error = "line " + std::to_string(number) + ": unknown key '" + key + "'";

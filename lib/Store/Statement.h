@@ -49,6 +49,7 @@ public:
       sqlite3_bind_null(statement, index);
   }
   int step() { return sqlite3_step(statement); }
+  sqlite3_stmt *get() { return statement; }
   int64_t getInt(int column) { return sqlite3_column_int64(statement, column); }
   double getDouble(int column) {
     return sqlite3_column_double(statement, column);

@@ -1,4 +1,6 @@
-// Upstream mlir-opt loads ke as a dialect plugin and a pass plugin.
+// Upstream mlir-opt loads ke as a dialect plugin and a pass plugin. (An
+// uninstrumented mlir-opt cannot load a sanitized plugin.)
+// UNSUPPORTED: asan
 // RUN: %mlir_opt --load-dialect-plugin=%ke_plugin --load-pass-plugin=%ke_plugin --help | FileCheck %s --check-prefix=HELP
 // Plugin passes are run through --pass-pipeline (mlir-opt parses its pass
 // flags before it loads plugins).

@@ -5,6 +5,8 @@
 //       post-training smaller models
 //   ke-report skills --db ke.db [--target cpu]
 //       the distilled skill library
+//   ke-report recover --db damaged.db -o salvaged.db
+//       the rows SQLite can still read of a damaged database, in a new one
 //   ke-report kb --db ke.db --target cpu --ops matmul,generic [--bound ...]
 //       [--error "..."] [--kb dir,...]
 //       the knowledge passages a prompt with these signals would get
@@ -36,14 +38,18 @@ struct ReportOptions {
       "trajectories", "Export LLM calls with their rewards (JSONL)"};
   llvm::cl::SubCommand skills{"skills", "List the skill library"};
   llvm::cl::SubCommand knowledge{"kb", "Show the passages retrieved for signals"};
+  llvm::cl::SubCommand recovery{
+      "recover", "Copy what can still be read of a damaged database into a "
+                 "new one (-o)"};
 
   llvm::cl::opt<std::string> databasePath{
       "db", llvm::cl::desc("The database"), llvm::cl::init("ke.db"),
       llvm::cl::sub(trajectories), llvm::cl::sub(skills),
-      llvm::cl::sub(knowledge)};
+      llvm::cl::sub(knowledge), llvm::cl::sub(recovery)};
   llvm::cl::opt<std::string> outputPath{"o", llvm::cl::desc("Output file"),
                                         llvm::cl::init("-"),
-                                        llvm::cl::sub(trajectories)};
+                                        llvm::cl::sub(trajectories),
+                                        llvm::cl::sub(recovery)};
   llvm::cl::opt<std::string> targetName{
       "target", llvm::cl::desc("Target"), llvm::cl::init(""),
       llvm::cl::sub(skills), llvm::cl::sub(knowledge)};
@@ -71,6 +77,30 @@ int fail(const llvm::Twine &message) {
 /// The reward of a call: the speedup of its candidate over the candidate's
 /// parent when correct, 0 when it computed a wrong result, -1 when no
 /// candidate could be built or run from it.
+/// Salvages a damaged database: the rows SQLite can read, into a new file.
+int recoverDatabase(const ReportOptions &options) {
+  if (options.outputPath == "-")
+    return fail("recover writes a new database: give it with -o FILE");
+  auto tables =
+      store::Store::recover(options.databasePath, options.outputPath);
+  if (!tables)
+    return fail(llvm::toString(tables.takeError()));
+  int64_t copied = 0, lost = 0;
+  llvm::outs() << "| table | rows copied | rows lost |\n|---|---|---|\n";
+  for (const store::Store::RecoveredTable &table : *tables) {
+    llvm::outs() << "| " << table.name << " | " << table.copied << " | "
+                 << (table.lost < 0 ? std::string("unreadable")
+                                    : std::to_string(table.lost))
+                 << " |\n";
+    copied += table.copied;
+    lost += std::max<int64_t>(0, table.lost);
+  }
+  llvm::errs() << llvm::formatv("ke-report: {0} rows recovered into '{1}', "
+                                "{2} lost\n",
+                                copied, options.outputPath, lost);
+  return 0;
+}
+
 int exportTrajectories(store::Store &database, const ReportOptions &options) {
   auto calls = database.loadLLMCalls();
   if (!calls)
@@ -195,6 +225,8 @@ int keReportMain(int argc, char **argv) {
                                     "ke-report: what a ke database holds\n");
   if (!options.knowledge && !llvm::sys::fs::exists(options.databasePath))
     return fail("no database at '" + options.databasePath + "'");
+  if (options.recovery)
+    return recoverDatabase(options);
   auto database = store::Store::open(options.databasePath);
   if (!database)
     return fail(llvm::toString(database.takeError()));
@@ -204,6 +236,6 @@ int keReportMain(int argc, char **argv) {
     return listSkills(**database, options);
   if (options.knowledge)
     return showKnowledge(**database, options);
-  return fail("expected a subcommand: trajectories, skills or kb "
+  return fail("expected a subcommand: trajectories, skills, kb or recover "
               "(see --help)");
 }

@@ -90,4 +90,20 @@ TEST(GPUBundleTest, ResultSaysLaunchesAndLockWait) {
   EXPECT_NE(json.find("\"launches_per_call\":3"), std::string::npos) << json;
   EXPECT_NE(json.find("\"gpu_lock_wait_ms\":1.5"), std::string::npos) << json;
 }
+TEST(GPUBundleTest, ManifestRefusesImpossibleSizes) {
+  // Found by the parser fuzzer: a rank of 2e9 asked for a 16 GB shape.
+  std::string error;
+  BundleManifest::read("ke-gpu-bundle 1\nkernel k\narg f32 2000000000 1\n",
+                       error);
+  EXPECT_NE(error.find("rank 2000000000"), std::string::npos) << error;
+  error.clear();
+  BundleManifest::read("ke-gpu-bundle 1\nkernel k\narg f32 2 -4 8\n", error);
+  EXPECT_NE(error.find("negative or too large extent"), std::string::npos)
+      << error;
+  error.clear();
+  BundleManifest::read(
+      "ke-gpu-bundle 1\nkernel k\narg f32 3 1048576 1048576 1048576\n",
+      error);
+  EXPECT_NE(error.find("too large"), std::string::npos) << error;
+}
 } // namespace

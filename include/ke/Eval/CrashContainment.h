@@ -28,7 +28,8 @@ std::optional<std::string> runContained(llvm::function_ref<void()> body,
 
 /// Bounds this process's data (heap and private mappings, RLIMIT_DATA) to
 /// `megabytes` (0: no bound), remembered for the out-of-memory message.
-/// Returns why it could not, or empty.
+/// Returns why it could not, or empty. No bound under AddressSanitizer,
+/// whose shadow memory alone exceeds any.
 std::string setMemoryLimit(unsigned megabytes);
 
 /// The allocation functions generated kernels call (`malloc`,

@@ -184,6 +184,20 @@ public:
   /// The message of the database's last error, prefixed with the file.
   llvm::Error fail(llvm::StringRef what) const;
 
+  /// What recover() salvaged of each table: rows copied, rows lost (-1:
+  /// the table could not be read at all).
+  struct RecoveredTable {
+    std::string name;
+    int64_t copied = 0, lost = 0;
+  };
+  /// Copies every row SQLite can still read from the damaged database at
+  /// `damaged` (opened read-only, never modified) into a new database at
+  /// `output` (which must not exist), row by row, so that one unreadable
+  /// page loses only its rows. The knowledge index is not copied (it is
+  /// rebuilt from kb/ on the next search).
+  static llvm::Expected<std::vector<RecoveredTable>>
+  recover(llvm::StringRef damaged, llvm::StringRef output);
+
 private:
   Store(sqlite3 *database, std::string path)
       : database(database), path(std::move(path)) {}
