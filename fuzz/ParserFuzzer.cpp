@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace {
 enum InputKind : uint8_t {
@@ -56,9 +57,12 @@ mlir::MLIRContext &getContext() {
 }
 
 void parseKernelFile(llvm::StringRef text) {
+  // MLIR's lexer reads up to a terminating NUL, as files ke reads have
+  // (MemoryBuffer::getFile); the fuzzer's bytes have none.
+  std::string terminated = text.str();
   mlir::ParserConfig config(&getContext());
   mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, config);
+      mlir::parseSourceString<mlir::ModuleOp>(terminated, config);
   if (module)
     (void)mlir::verify(*module);
 }

@@ -43,6 +43,8 @@ json::Value EvaluationReport::toJSON() const {
                       {"seeds", seeds},
                       {"error", orNull(error)}};
   object["time_source"] = timeSource;
+  if (!implausibleTiming.empty())
+    object["implausible_timing"] = implausibleTiming;
   if (!referenceWarnings.empty()) {
     json::Array warnings;
     for (const std::string &warning : referenceWarnings)
@@ -150,6 +152,9 @@ EvaluationReport::fromJSON(const json::Value &value) {
     if (!object->getNumber("bytes"))
       report.work.bytes = object->getNumber("gbps").value_or(0) * *medianNs;
   }
+  if (std::optional<llvm::StringRef> implausible =
+          object->getString("implausible_timing"))
+    report.implausibleTiming = implausible->str();
   if (const json::Array *warnings = object->getArray("reference_warnings"))
     for (const json::Value &warning : *warnings)
       if (std::optional<llvm::StringRef> text = warning.getAsString())

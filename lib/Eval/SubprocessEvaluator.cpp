@@ -54,6 +54,13 @@ EvaluationResult SubprocessEvaluator::interpret(int exitCode,
     result.json = line.str();
     llvm::Expected<EvaluationReport> parsed = EvaluationReport::parse(line);
     if (parsed) {
+      if (parsed->correct && !parsed->implausibleTiming.empty()) {
+        // Correct results, but a time no real run of the kernel gives: it
+        // must not become the best.
+        result.status = "failed";
+        result.error = "timing: " + parsed->implausibleTiming;
+        return result;
+      }
       if (parsed->correct) {
         result.status = "correct";
         result.timeNs = parsed->getMedianNs();

@@ -48,6 +48,11 @@ struct EvaluationReport {
   std::string profileError;            ///< why a profile has no regions
   std::string timeSource = "measured"; ///< how time_ns was obtained
   std::vector<std::string> referenceWarnings; ///< e.g. NaN in its results
+  /// Set when the measured time implies more FLOP/s than the machine's
+  /// measured peak, twice (measured, then measured again): the timed call
+  /// cannot have done the reference's work. The search never takes such a
+  /// candidate as its best.
+  std::string implausibleTiming;
   std::optional<bool> compiled, runnable;     ///< GPU targets
   std::string notRunnable;                    ///< why it could not run
   std::optional<llvm::json::Value> gpuCode;
