@@ -180,6 +180,13 @@ llvm::Expected<KernelSignature> checkSignature(KernelJob job) {
   return signature;
 }
 
+/// How errors name a seed.
+std::string describeSeed(uint64_t inputSeed) {
+  if (isSpecialValuesSeed(inputSeed))
+    return "the special-values seed (signed zeros and denormals)";
+  return "seed " + std::to_string(inputSeed);
+}
+
 /// A reference whose results hold NaN or Inf still "matches" a candidate
 /// with the same non-finite positions; say so instead of staying silent.
 void noteNonFiniteReference(llvm::ArrayRef<HostTensor> expected,
@@ -193,8 +200,9 @@ void noteNonFiniteReference(llvm::ArrayRef<HostTensor> expected,
     if (nonFinite)
       report.referenceWarnings.push_back(
           llvm::formatv("result #{0} of the reference holds {1} NaN or Inf "
-                        "values of {2} with seed {3}",
-                        index, nonFinite, tensor.getNumElements(), inputSeed)
+                        "values of {2} with {3}",
+                        index, nonFinite, tensor.getNumElements(),
+                        describeSeed(inputSeed))
               .str());
   }
 }
@@ -242,9 +250,10 @@ llvm::Error compareOutputs(const KernelSignature &signature,
     report.maxRelError = std::max(report.maxRelError, comparison.maxRelError);
     if (!comparison.matches)
       return llvm::createStringError(llvm::formatv(
-          "compare: result #{0} differs from the reference with seed {1}: "
+          "compare: result #{0} differs from the reference with {1}: "
           "{2} of {3} elements mismatch; first: {4}",
-          r, inputSeed, comparison.numMismatches, expected[r].getNumElements(),
+          r, describeSeed(inputSeed), comparison.numMismatches,
+          expected[r].getNumElements(),
           comparison.firstMismatch));
   }
   return llvm::Error::success();
@@ -269,9 +278,15 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
 
   ReferenceOutputs reference(job.reference, *signature,
                              options.referenceCache);
-  llvm::SmallVector<HostTensor> inputs, lastExpected;
-  for (unsigned s = 0; s < std::max(1u, options.seeds); ++s) {
-    uint64_t inputSeed = options.seed + s;
+  llvm::SmallVector<HostTensor> inputs, lastExpected, timedInputs;
+  // The special-values seed last; timing uses the last regular seed's
+  // inputs (denormals would slow the timed calls down).
+  llvm::SmallVector<uint64_t> inputSeeds;
+  for (unsigned s = 0; s < std::max(1u, options.seeds); ++s)
+    inputSeeds.push_back(options.seed + s);
+  if (options.specialValues)
+    inputSeeds.push_back(getSpecialValuesSeed(options.seed));
+  for (auto [s, inputSeed] : llvm::enumerate(inputSeeds)) {
     setEvaluationStage("inputs");
     inputs.clear();
     for (auto [index, spec] : llvm::enumerate(signature->arguments))
@@ -284,7 +299,9 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
     if (llvm::Error error =
             checkInputsUnchanged(inputs, inputSums, "the reference"))
       return error;
-    noteNonFiniteReference(expected, inputSeed, report);
+    // NaN and Inf are what special values are for; elsewhere they are news.
+    if (!isSpecialValuesSeed(inputSeed))
+      noteNonFiniteReference(expected, inputSeed, report);
     setEvaluationStage("run");
     if (llvm::Error error = runner->run(inputs, actual))
       return error;
@@ -295,13 +312,20 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
     if (llvm::Error error =
             compareOutputs(*signature, actual, expected, inputSeed, report))
       return error;
-    // Kept for the check after timing (the last seed's).
-    lastExpected.clear();
-    for (const HostTensor &tensor : expected)
-      lastExpected.push_back(tensor.clone());
+    // The last regular seed's inputs are timed, its outputs checked again
+    // after timing.
+    if (!isSpecialValuesSeed(inputSeed)) {
+      lastExpected.clear();
+      for (const HostTensor &tensor : expected)
+        lastExpected.push_back(tensor.clone());
+      timedInputs.clear();
+      for (const HostTensor &tensor : inputs)
+        timedInputs.push_back(tensor.clone());
+    }
     runner->keepSeed(s, inputs, std::move(expected));
   }
   report.correct = true;
+  inputs = std::move(timedInputs);
   llvm::SmallVector<uint64_t> inputSums = checksums(inputs);
   if (llvm::Error error = runner->measure(inputs, report))
     return error;

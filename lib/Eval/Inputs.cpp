@@ -9,6 +9,7 @@
 #include "ke/Eval/Inputs.h"
 
 #include <algorithm>
+#include <iterator>
 
 using namespace ke::eval;
 
@@ -35,6 +36,23 @@ private:
 };
 } // namespace
 
+/// One element in eight becomes a signed zero or a denormal: what code
+/// that flushes denormals or loses the sign of zero gets wrong. (Large
+/// magnitudes would also expose overflow, but summed with ordinary values
+/// they make any reassociated reduction differ beyond the tolerance.)
+static void addSpecialValues(HostTensor &tensor, SplitMix64 &generator) {
+  // The smallest normal of the kind, quartered: a denormal of f16, bf16 and
+  // f32 (f64 holds it as a normal).
+  double denormal =
+      tensor.getSpec().kind == ElementKind::F16 ? 0x1.0p-16 : 0x1.0p-128;
+  const double values[] = {0.0, -0.0, denormal, -denormal};
+  for (int64_t i = 0, e = tensor.getNumElements(); i < e; ++i) {
+    uint64_t draw = generator.next();
+    if (draw % 8 == 0)
+      tensor.setFromDouble(i, values[(draw >> 3) % std::size(values)]);
+  }
+}
+
 std::pair<int64_t, int64_t> ke::eval::getDefaultIntegerRange(ElementKind kind) {
   switch (kind) {
   case ElementKind::I1:
@@ -54,6 +72,8 @@ HostTensor ke::eval::makeInput(const TensorSpec &spec, uint64_t seed,
   if (isFloatKind(spec.kind)) {
     for (int64_t i = 0; i < count; ++i)
       tensor.setFromDouble(i, generator.nextUnit() * 2.0 - 1.0);
+    if (isSpecialValuesSeed(seed))
+      addSpecialValues(tensor, generator);
     return tensor;
   }
   auto [lo, hi] = spec.range ? *spec.range : getDefaultIntegerRange(spec.kind);

@@ -112,6 +112,12 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                "(RLIMIT_DATA; 0: no limit, else at least 256): a kernel that "
                "needs more is reported out of memory"),
       cl::cat(runCategory));
+  cl::opt<cl::boolOrDefault> specialValues(
+      "special-values",
+      cl::desc("Also check on inputs with signed zeros and denormals "
+               "(default: on for targets that run on this CPU, off for GPUs, "
+               "whose fast math may flush denormals legitimately)"),
+      cl::cat(runCategory));
   cl::opt<unsigned> maxLoweredOps(
       "max-lowered-ops", cl::init(200000),
       cl::desc("Refuse a kernel whose lowered code has more operations than "
@@ -236,6 +242,10 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.threads = threads;
   options.seed = seed;
   options.seeds = numSeeds;
+  options.specialValues =
+      specialValues == cl::BOU_UNSET
+          ? options.target && options.target->runsInProcess()
+          : specialValues == cl::BOU_TRUE;
   options.checkOnly = checkOnly;
   options.minTimeSeconds = minTime;
   options.timeoutSeconds = timeoutSeconds;

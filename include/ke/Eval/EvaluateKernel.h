@@ -39,6 +39,9 @@ struct EvaluationOptions {
   unsigned threads = 1;
   uint64_t seed = 1;
   unsigned seeds = 2;
+  /// One more check before the seeds, on inputs with special values (see
+  /// makeInput); ke-run turns it on for targets that run on the host.
+  bool specialValues = false;
   bool checkOnly = false;
   double minTimeSeconds = 0.2;
   unsigned timeoutSeconds = 120;

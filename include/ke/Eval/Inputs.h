@@ -18,6 +18,17 @@ std::pair<int64_t, int64_t> getDefaultIntegerRange(ElementKind kind);
 /// the argument's `ke.range` (or the default range), i1 is 0 or 1.
 HostTensor makeInput(const TensorSpec &spec, uint64_t seed, unsigned argIndex);
 
+/// The seed of the special-values inputs that follow `seed` (its own
+/// number: the reference cache keys outputs by seed).
+constexpr uint64_t getSpecialValuesSeed(uint64_t seed) {
+  return seed | (uint64_t(1) << 63);
+}
+constexpr bool isSpecialValuesSeed(uint64_t seed) { return seed >> 63; }
+
+/// makeInput for a special-values seed: the floats of makeInput with one
+/// element in eight replaced by +0, -0 or a +-denormal; integers as
+/// makeInput (their ranges are the kernel's).
+
 } // namespace ke::eval
 
 #endif // KE_EVAL_INPUTS_H
