@@ -136,8 +136,18 @@ llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {
         "database '{0}' has schema version {1}, newer than this ke ({2})", path,
         store->schemaVersion, kSchemaVersion));
 
-  if (llvm::Error error = store->execute("PRAGMA journal_mode=WAL;"
-                                         "PRAGMA synchronous=NORMAL;"
+  // Switching to WAL takes an exclusive lock for which SQLite does not wait:
+  // processes opening one new file at once retry it for a while.
+  for (int attempt = 0;; ++attempt) {
+    int status = sqlite3_exec(database, "PRAGMA journal_mode=WAL;", nullptr,
+                              nullptr, nullptr);
+    if (status == SQLITE_OK)
+      break;
+    if ((status != SQLITE_BUSY && status != SQLITE_LOCKED) || attempt == 500)
+      return store->fail("cannot switch to WAL mode");
+    sqlite3_sleep(10);
+  }
+  if (llvm::Error error = store->execute("PRAGMA synchronous=NORMAL;"
                                          "PRAGMA foreign_keys=ON;"))
     return std::move(error);
   if (llvm::Error error = store->migrate())
@@ -154,18 +164,23 @@ llvm::Expected<std::unique_ptr<Store>> Store::open(llvm::StringRef path) {
 llvm::Error Store::checkIdentity() {
   // The first real read tells a foreign or corrupt file apart. Statements
   // are scoped: an unfinished one holds a read transaction open.
+  // The version and the tables in one statement, so one snapshot: another
+  // ke process may be creating the schema right now.
+  int64_t tableCount = 0;
   {
-    Statement version(database, "PRAGMA user_version");
+    Statement version(database,
+                      "SELECT user_version, (SELECT count(*) FROM "
+                      "sqlite_master) FROM pragma_user_version");
     if (!version.ok() || version.step() != SQLITE_ROW)
       return llvm::createStringError(llvm::formatv(
           "database '{0}' is not a ke database (not a readable SQLite file: "
           "{1}); refusing to touch it",
           path, sqlite3_errmsg(database)));
     schemaVersion = static_cast<int>(version.getInt(0));
+    tableCount = version.getInt(1);
   }
   if (schemaVersion == 0) {
-    Statement tables(database, "SELECT count(*) FROM sqlite_master");
-    if (tables.ok() && tables.step() == SQLITE_ROW && tables.getInt(0) > 0)
+    if (tableCount > 0)
       return llvm::createStringError(llvm::formatv(
           "database '{0}' is an SQLite file of another application (it has "
           "tables but no ke schema); refusing to touch it",
