@@ -111,25 +111,39 @@ TEST_F(RewriteTest, ChecksAWholeFunctionAgainstTheKernel) {
             std::string::npos);
 }
 
-TEST(PromptSynthesizerTest, HoldsTheEvidenceAndMasksMeasurements) {
+/// A correct parent of the matmul kernel with `diagnosis` as its ke-run JSON.
+static NodeView makeParent(size_t index, llvm::StringRef strategy, double speedup,
+                    llvm::StringRef diagnosis) {
   NodeView parent;
-  parent.index = 3;
-  parent.strategy = "tile 8x32";
+  parent.index = index;
+  parent.strategy = strategy.str();
   parent.status = "correct";
   parent.correct = true;
-  parent.speedup = 2.5;
+  parent.speedup = speedup;
   parent.payloadIR = kParent;
-  parent.diagnosis = R"({"time_ns": {"median": 1500.0}, "gflops": 12.5,)"
-                     R"( "gbps": 3.0, "bound": "compute"})";
+  parent.diagnosis = diagnosis.str();
+  return parent;
+}
+
+/// The proposal context of the matmul kernel on `target`, expanding `parent`.
+static ProposalContext makeContext(llvm::StringRef target, const NodeView &parent) {
   ProposalContext context;
   context.kernelName = "k";
-  context.target = "cpu";
+  context.target = target.str();
   context.opKinds = "fill,matmul";
   context.signature = "(tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>";
   context.parent = parent;
   NodeView root;
   root.strategy = "(reference)";
   context.trajectory = {root};
+  return context;
+}
+
+TEST(PromptSynthesizerTest, HoldsTheEvidenceAndMasksMeasurements) {
+  ProposalContext context = makeContext(
+      "cpu", makeParent(3, "tile 8x32", 2.5,
+                        R"({"time_ns": {"median": 1500.0}, "gflops": 12.5,)"
+                        R"( "gbps": 3.0, "bound": "compute"})"));
 
   PromptInputs inputs;
   inputs.context = &context;
@@ -166,29 +180,16 @@ TEST(PromptSynthesizerTest, HoldsTheEvidenceAndMasksMeasurements) {
 }
 
 TEST(PromptSynthesizerTest, GivesTheGPUProfileOfTheParent) {
-  NodeView parent;
-  parent.index = 2;
-  parent.strategy = "block tile 64";
-  parent.status = "correct";
-  parent.correct = true;
-  parent.speedup = 1.5;
-  parent.payloadIR = kParent;
   // 1 GFLOP and 1 GB in 1 ms against 10 TFLOP/s and 2 TB/s peaks.
-  parent.diagnosis =
-      R"({"time_ns": {"median": 1000000.0}, "gflops": 1000.0, "gbps": 1000.0,)"
-      R"( "bound": "memory", "peak_gflops": 10000.0, "peak_gbps": 2000.0,)"
-      R"( "gpu_code": {"chip": "sm_90", "launches_per_call": 3, "kernels": [)"
-      R"({"name": "k_kernel", "registers": 40, "shared_bytes": 4096,)"
-      R"( "occupancy": 6, "spill_bytes": 8}]}})";
-  ProposalContext context;
-  context.kernelName = "k";
-  context.target = "nvgpu";
-  context.opKinds = "fill,matmul";
-  context.signature = "(tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>";
-  context.parent = parent;
-  NodeView root;
-  root.strategy = "(reference)";
-  context.trajectory = {root};
+  ProposalContext context = makeContext(
+      "nvgpu",
+      makeParent(
+          2, "block tile 64", 1.5,
+          R"({"time_ns": {"median": 1000000.0}, "gflops": 1000.0, "gbps": 1000.0,)"
+          R"( "bound": "memory", "peak_gflops": 10000.0, "peak_gbps": 2000.0,)"
+          R"( "gpu_code": {"chip": "sm_90", "launches_per_call": 3, "kernels": [)"
+          R"({"name": "k_kernel", "registers": 40, "shared_bytes": 4096,)"
+          R"( "occupancy": 6, "spill_bytes": 8}]}})"));
   PromptInputs inputs;
   inputs.context = &context;
   inputs.baseIR = kParent;
