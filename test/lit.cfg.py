@@ -30,3 +30,26 @@ if "address" in sanitizers:
 for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
     if name in os.environ:
         config.environment[name] = os.environ[name]
+
+# ke-import's tests need a Python with torch and torch-mlir ($KE_PYTHON, else
+# the venv scripts/install-import-deps.sh makes); the core build never does.
+# Without one they are reported UNSUPPORTED, and the run says why.
+import subprocess
+config.substitutions.append(
+    ("%ke_import", os.path.join(config.ke_src_root, "tools", "ke-import", "ke-import")))
+import_python = os.path.abspath(os.environ.get("KE_PYTHON") or os.path.join(
+    os.environ.get("KE_IMPORT_VENV") or os.path.join(config.ke_src_root, ".venv"), "bin", "python"))
+has_torch_mlir = False
+if os.path.isfile(import_python):
+    try:
+        has_torch_mlir = subprocess.run(
+            [import_python, "-c", "import torch, torch_mlir.fx"], capture_output=True,
+            timeout=120).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+if has_torch_mlir:
+    config.available_features.add("torch-mlir")
+    config.environment["KE_PYTHON"] = import_python
+else:
+    lit_config.note("ke-import tests skipped: no Python with torch and torch-mlir at "
+                    f"{import_python} (run scripts/install-import-deps.sh or set KE_PYTHON)")

@@ -13,6 +13,7 @@
 #include "ke/Eval/IndexRange.h"
 #include "ke/Eval/Inputs.h"
 #include "ke/Eval/TargetRunner.h"
+#include "ke/Eval/TensorFile.h"
 #include "ke/Eval/WorkEstimate.h"
 #include "ke/Target/CPUPipeline.h"
 #include "ke/Target/TargetInfo.h"
@@ -258,6 +259,57 @@ llvm::Error compareOutputs(const KernelSignature &signature,
   }
   return llvm::Error::success();
 }
+/// Runs the kernel on a tensor file's inputs and compares its results with
+/// the file's outputs: a check against another framework (ke-import saves
+/// PyTorch's), independent of ke's own reference.
+llvm::Error checkAgainstFile(const KernelSignature &signature,
+                             TargetRunner &runner, llvm::StringRef path,
+                             EvaluationReport &report) {
+  llvm::Expected<TensorFile> file = readTensorFile(path);
+  if (!file)
+    return file.takeError();
+  auto checkSpecs = [&](llvm::ArrayRef<TensorSpec> kernel,
+                        llvm::ArrayRef<HostTensor> tensors,
+                        llvm::StringRef what) -> llvm::Error {
+    if (kernel.size() != tensors.size())
+      return llvm::createStringError(llvm::formatv(
+          "{0} holds {1} {2}s, the kernel has {3}", path, tensors.size(),
+          what, kernel.size()));
+    for (auto [index, spec] : llvm::enumerate(kernel)) {
+      const TensorSpec &given = tensors[index].getSpec();
+      if (given.kind != spec.kind || given.shape != spec.shape)
+        return llvm::createStringError(llvm::formatv(
+            "{0}: {1} #{2} is {3}, the kernel's is {4}", path, what, index,
+            describeSpec(given), describeSpec(spec)));
+    }
+    return llvm::Error::success();
+  };
+  if (llvm::Error error =
+          checkSpecs(signature.arguments, file->inputs, "input"))
+    return error;
+  if (llvm::Error error =
+          checkSpecs(signature.results, file->outputs, "output"))
+    return error;
+  llvm::SmallVector<HostTensor> actual;
+  if (llvm::Error error = runner.run(file->inputs, actual))
+    return error;
+  EvaluationReport::ExpectedCheck check{path.str()};
+  for (auto [index, expected] : llvm::enumerate(file->outputs)) {
+    Tolerance tolerance = signature.getTolerance(expected.getSpec().kind);
+    Comparison comparison = compareTensors(actual[index], expected, tolerance);
+    check.maxAbsError = std::max(check.maxAbsError, comparison.maxAbsError);
+    check.maxRelError = std::max(check.maxRelError, comparison.maxRelError);
+    if (!comparison.matches)
+      return llvm::createStringError(llvm::formatv(
+          "result #{0} differs from {1}'s: {2} of {3} elements mismatch; "
+          "first: {4}",
+          index, path, comparison.numMismatches, expected.getNumElements(),
+          comparison.firstMismatch));
+  }
+  report.expected = std::move(check);
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
@@ -323,6 +375,13 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
         timedInputs.push_back(tensor.clone());
     }
     runner->keepSeed(s, inputs, std::move(expected));
+  }
+  if (!options.expectedFile.empty()) {
+    setEvaluationStage("compare with expected");
+    if (llvm::Error error = checkAgainstFile(*signature, *runner,
+                                             options.expectedFile, report))
+      return llvm::createStringError("compare with expected: " +
+                                     llvm::toString(std::move(error)));
   }
   report.correct = true;
   inputs = std::move(timedInputs);

@@ -51,6 +51,10 @@ json::Value EvaluationReport::toJSON() const {
       warnings.push_back(warning);
     object["reference_warnings"] = std::move(warnings);
   }
+  if (expected)
+    object["expected"] = json::Object{{"file", expected->file},
+                                      {"max_abs_err", expected->maxAbsError},
+                                      {"max_rel_err", expected->maxRelError}};
   if (compiled)
     object["compiled"] = *compiled;
   if (runnable) {
@@ -159,6 +163,11 @@ EvaluationReport::fromJSON(const json::Value &value) {
     for (const json::Value &warning : *warnings)
       if (std::optional<llvm::StringRef> text = warning.getAsString())
         report.referenceWarnings.push_back(text->str());
+  if (const json::Object *expected = object->getObject("expected"))
+    report.expected = ExpectedCheck{
+        expected->getString("file").value_or("").str(),
+        expected->getNumber("max_abs_err").value_or(0.0),
+        expected->getNumber("max_rel_err").value_or(0.0)};
   if (const json::Array *profile = object->getArray("profile")) {
     report.profiled = true;
     for (const json::Value &entry : *profile)
@@ -193,6 +202,11 @@ void EvaluationReport::printSummary(llvm::raw_ostream &os) const {
     os << llvm::formatv(", median {0:f1} us, {1:f2} GFLOP/s, {2:f2} GB/s",
                         medianNs / 1e3, work.flops / medianNs,
                         work.bytes / medianNs);
+  if (expected)
+    os << llvm::formatv("\n  matches {0} (max abs error {1:e}, max rel error "
+                        "{2:e})",
+                        expected->file, expected->maxAbsError,
+                        expected->maxRelError);
   if (runnable && !*runnable)
     os << "\n  not run: " << notRunnable;
   if (!error.empty())

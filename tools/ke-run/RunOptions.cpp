@@ -133,6 +133,12 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       cl::desc("Directory caching the reference's outputs per seed, so that "
                "evaluating many candidates of one kernel runs it once"),
       cl::cat(runCategory));
+  cl::opt<std::string> expectedFile(
+      "expected",
+      cl::desc("A ke tensor file (ke-import writes one beside each kernel): "
+               "also run the kernel on its inputs and compare the results "
+               "with its outputs, e.g. PyTorch's own"),
+      cl::value_desc("FILE.tensors"), cl::cat(runCategory));
   cl::opt<bool> profile(
       "profile",
       cl::desc("Also run an instrumented copy (ke-instrument) and report each "
@@ -252,6 +258,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.naive = naive;
   options.vectorWidth = vectorWidth;
   options.referenceCache = referenceCache;
+  options.expectedFile = expectedFile;
   options.profile = profile;
   options.emitAssembly = emitAssembly;
   options.riscvCPU = riscvCPU;

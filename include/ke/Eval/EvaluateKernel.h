@@ -49,6 +49,9 @@ struct EvaluationOptions {
   bool naive = false;
   int64_t vectorWidth = 8;
   std::string referenceCache; ///< directory of the reference's outputs
+  /// A ke tensor file (see TensorFile.h): the kernel is also run on its
+  /// inputs and compared with its outputs (e.g. PyTorch's, from ke-import).
+  std::string expectedFile;
   bool profile = false;
   bool emitAssembly = false;
   // riscv

@@ -48,6 +48,12 @@ struct EvaluationReport {
   std::string profileError;            ///< why a profile has no regions
   std::string timeSource = "measured"; ///< how time_ns was obtained
   std::vector<std::string> referenceWarnings; ///< e.g. NaN in its results
+  /// The check against a tensor file's outputs (`ke-run --expected`).
+  struct ExpectedCheck {
+    std::string file;
+    double maxAbsError = 0.0, maxRelError = 0.0;
+  };
+  std::optional<ExpectedCheck> expected;
   /// Set when the measured time implies more FLOP/s than the machine's
   /// measured peak, twice (measured, then measured again): the timed call
   /// cannot have done the reference's work. The search never takes such a
