@@ -35,7 +35,11 @@ import signal
 import subprocess
 import sys
 import time
-import types
+
+# The problem files are loaded (and shrunk) as ke-import loads them.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools",
+                                "ke-import"))
+from ke_import import load_problem  # noqa: E402
 
 DEFAULT_SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
                                "bench", "kernelbench-py")
@@ -79,70 +83,6 @@ def find_source(kernelbench_dir, problem):
         if os.path.isfile(path):
             return path
     raise FileNotFoundError(f"{problem}.py is not under {kernelbench_dir}")
-
-
-def constant_value(node):
-    """The value of a constant expression (`16384 * 4`, `(32, 64)`), else its
-    source text."""
-    allowed = (ast.Expression, ast.Constant, ast.Tuple, ast.List, ast.BinOp, ast.UnaryOp,
-               ast.operator, ast.unaryop, ast.Load)
-    expression = ast.Expression(node)
-    if all(isinstance(n, allowed) for n in ast.walk(expression)):
-        try:
-            return eval(compile(expression, "<constant>", "eval"), {"__builtins__": {}})
-        except Exception:
-            pass
-    return ast.unparse(node)
-
-
-def shrink_assignment(node, shrunk, notes, path):
-    """Rewrites the shrunk names' values in one module-level assignment and
-    returns the names it set. A chained `height = width = 128` shares one
-    value, so shrinking `height` shrinks `width` too (as the converter did);
-    `depth, height, width = 16, 32, 32` is rewritten element by element."""
-    done = set()
-
-    def replace(name, value_node):
-        old, new = shrunk[name]
-        original = constant_value(value_node)
-        if original != old:
-            notes.append(f"{name} is {original} in {os.path.basename(path)}, header says {old}")
-        done.add(name)
-        return ast.copy_location(ast.Constant(new), value_node)
-
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-    for target in targets:
-        if isinstance(target, ast.Name) and target.id in shrunk and target.id not in done:
-            node.value = replace(target.id, node.value)
-        elif (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
-              and len(target.elts) == len(node.value.elts)):
-            for i, element in enumerate(target.elts):
-                if isinstance(element, ast.Name) and element.id in shrunk:
-                    node.value.elts[i] = replace(element.id, node.value.elts[i])
-    return done
-
-
-def load_problem(path, shrunk):
-    """Executes a KernelBench problem file as a module with the shrunk
-    constants rewritten in its source, so that module-level values derived
-    from them (`input_shape = (num_classes,)`) follow. Returns the module and
-    notes on constants whose original value differs from the header's."""
-    with open(path) as f:
-        tree = ast.parse(f.read(), filename=path)
-    notes, rewritten = [], set()
-    for node in tree.body:
-        if isinstance(node, ast.Assign) or (isinstance(node, ast.AnnAssign) and node.value):
-            rewritten |= shrink_assignment(node, shrunk, notes, path)
-    module = types.ModuleType("kernelbench_" + re.sub(r"\W", "_", os.path.basename(path)[:-3]))
-    module.__file__ = path
-    sys.modules[module.__name__] = module
-    exec(compile(ast.fix_missing_locations(tree), path, "exec"), module.__dict__)
-    # A constant set some other way is set afterwards: get_inputs() and
-    # get_init_inputs() read globals when called.
-    for name in sorted(set(shrunk) - rewritten):
-        notes.append(f"{name} is not a plain module-level assignment; set after loading")
-        setattr(module, name, shrunk[name][1])
-    return module, notes
 
 
 def timed_ms(fn, min_seconds, min_runs, warmup=2):
