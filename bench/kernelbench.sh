@@ -1,59 +1,153 @@
 #!/usr/bin/env bash
 # ke on a directory of kernels it was not written for (../shared/kernelbench,
-# or any folder of .mlir files, searched recursively): per kernel, ke-run on
-# ke's default lowering (checked and timed), ke-evolve, and the search's
-# output re-checked and timed with ke-run against the original reference;
-# then a Markdown table with fast_0 (correct) for both, and the search's
-# speedup over the default lowering. With PyTorch timings (a JSONL file from
-# bench/kernelbench_torch.py) it adds fast_1/fast_2 and the geomean against
-# PyTorch eager and torch.compile.
+# or any folder of .mlir files or KernelBench-format .py files, searched
+# recursively): per problem, ke-run on ke's default lowering (checked and
+# timed), ke-evolve, and the search's output re-checked and timed with ke-run
+# against the original reference; then a Markdown table with fast_0
+# (correct) for both and the search's speedup over the default lowering, and
+# with PyTorch timings fast_1/fast_2 and the geomean against PyTorch eager
+# and torch.compile.
 #
 #   bench/kernelbench.sh DIR [--target cpu] [--budget N] [--threads N]
-#                        [--torch FILE.jsonl] [--out DIR]
+#                        [--jobs N] [--bin DIR] [--pytorch | --torch FILE.jsonl]
+#                        [--out DIR]
+#
+# .py files go through tools/ke-import first (into OUT/imported/); their
+# kernels are also checked against PyTorch's own outputs (ke-run --expected),
+# both the default lowering and the search's output.
+# --jobs N: problems in flight at once (each with --threads threads; default
+# 1): for correctness counts on a large machine; they share it, so time with
+# --jobs 1. --bin DIR: ke's tools from DIR (e.g. a release archive's bin/) instead
+# of building here. --pytorch: time PyTorch eager and torch.compile on the
+# same problems in this run (bench/kernelbench_torch.py, same thread count,
+# the Python of bench/.venv: scripts/install-import-deps.sh bench/.venv puts
+# torch there); --torch FILE: timings from an earlier run instead.
+# On a GPU host, --target nvgpu runs the search from the release archive:
+# bench/gpu_search.sh (this script's OUT and budget), then PyTorch with
+# --device cuda where --pytorch is given.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-[ $# -ge 1 ] || { sed -n 2,13p "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { sed -n 2,26p "$0" >&2; exit 2; }
 dir="$1"; shift
-budget=16 threads=2 target=cpu torch="" out="$root/build/bench/kernelbench"
+budget=16 threads=2 target=cpu torch="" pytorch=0 jobs=1 bin="" out="$root/build/bench/kernelbench"
+archive=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) target="$2"; shift 2 ;;
     --budget) budget="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --bin) bin="$2"; shift 2 ;;
+    --archive) archive="$2"; shift 2 ;;
     --torch) torch="$2"; shift 2 ;;
+    --pytorch) pytorch=1; shift ;;
     --out) out="$2"; shift 2 ;;
     *) echo "bench/kernelbench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ "$target" = cpu ] || { echo "bench/kernelbench.sh: only --target cpu runs here (nvgpu: bench/gpu_run.sh)" >&2; exit 2; }
-"$root/scripts/build.sh" >&2 || exit 1
-bin="$root/build/bin"
+[ -d "$dir" ] || { echo "bench/kernelbench.sh: $dir is not a directory" >&2; exit 2; }
+case "$target" in cpu|nvgpu) ;; *) echo "bench/kernelbench.sh: --target cpu or nvgpu" >&2; exit 2 ;; esac
 mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+venv_python="$root/bench/.venv/bin/python"
+
+# KernelBench .py files become ke kernels first; one that does not import is
+# a row of its own (not correct, with ke-import's reason).
+mlir_dir="$dir"
+mkdir -p "$out/rows"
+rm -f "$out"/rows/*.json
+if [ -n "$(find "$dir" -name '*.py' -print -quit)" ]; then
+  # ke-import's Python: $KE_PYTHON, its own venv, else the bench venv.
+  if [ -z "${KE_PYTHON:-}" ] && [ ! -x "${KE_IMPORT_VENV:-$root/.venv}/bin/python" ] &&
+     "$venv_python" -c "import torch_mlir.fx" 2>/dev/null; then
+    export KE_PYTHON="$venv_python"
+  fi
+  mlir_dir="$out/imported"
+  mkdir -p "$mlir_dir"
+  for py in $(find "$dir" -name '*.py' | sort); do
+    level=$(basename "$(dirname "$py")")
+    mkdir -p "$mlir_dir/$level"
+    dest="$mlir_dir/$level/$(basename "$py" .py).mlir"
+    [ -s "$dest" ] && continue
+    echo "== import $py" >&2
+    if ! "$root/tools/ke-import/ke-import" "$py" -o "$dest" 2> "${dest%.mlir}.import.txt"; then
+      reason=$(tail -1 "${dest%.mlir}.import.txt")
+      echo "$reason" >&2
+      rm -f "$dest"
+      python3 -c 'import json, sys; print(json.dumps({"name": sys.argv[1], "file": sys.argv[2], "import_error": sys.argv[3]}))' \
+        "${level}_$(basename "$py" .py)" "$py" "$reason" > "$out/rows/${level}_$(basename "$py" .py).json"
+    fi
+  done
+fi
+[ -n "$(find "$mlir_dir" -name '*.mlir' -print -quit)" ] || { echo "bench/kernelbench.sh: no kernels under $dir" >&2; exit 2; }
+
+if [ "$target" = nvgpu ]; then
+  [ -n "$archive" ] || archive=$(ls -t "$root"/dist/ke-*-linux-x86_64.tar.xz 2>/dev/null | head -1)
+  [ -n "$archive" ] || { echo "bench/kernelbench.sh: --target nvgpu needs --archive (scripts/package.sh)" >&2; exit 2; }
+  "$root/bench/gpu_search.sh" "$archive" "$out" --budget "$budget" $(find "$mlir_dir" -name '*.mlir' | sort)
+  status=$?
+  if [ $pytorch = 1 ]; then
+    "$venv_python" "$root/bench/kernelbench_torch.py" --device cuda --compile \
+      $(find "$mlir_dir" -name '*.mlir' | sort) > "$out/torch.jsonl"
+  fi
+  exit $status
+fi
+
+if [ -z "$bin" ]; then
+  "$root/scripts/build.sh" >&2 || exit 1
+  bin="$root/build/bin"
+fi
+mkdir -p "$out/db"
 results="$out/results.jsonl"
 : > "$results"
-rm -f "$out/ke.db" "$out/ke.db-wal" "$out/ke.db-shm"
-for src in $(find "$dir" -name '*.mlir' | sort); do
+
+# One problem: default lowering, search, the search's output re-checked. Rows
+# go to rows/NAME.json, so problems can run side by side.
+run_problem() {
+  src="$1"
   name=$(basename "$(dirname "$src")")_$(basename "$src" .mlir)
+  expected=()
+  [ -f "${src%.mlir}.tensors" ] && expected=(--expected "${src%.mlir}.tensors")
   echo "== $name" >&2
-  default=$(timeout 900 "$bin/ke-run" "$src" --json --threads "$threads" --timeout 600 2>/dev/null | tail -1)
-  timeout 3600 "$bin/ke-opt" "$src" --ke-evolve="budget=$budget threads=$threads db=$out/ke.db" \
+  default=$(timeout 900 "$bin/ke-run" "$src" --json --threads "$threads" --timeout 600 \
+    "${expected[@]}" 2>/dev/null | tail -1)
+  rm -f "$out/db/$name.db"*
+  start=$(date +%s)
+  timeout 3600 "$bin/ke-opt" "$src" --ke-evolve="budget=$budget threads=$threads db=$out/db/$name.db" \
     -o "$out/$name.best.mlir" 2> "$out/$name.evolve.txt"
   evolve_status=$?
+  seconds=$(( $(date +%s) - start ))
   best=""
   if [ $evolve_status -eq 0 ]; then
     best=$(timeout 900 "$bin/ke-run" "$out/$name.best.mlir" --reference "$src" --naive --json \
-      --threads "$threads" --timeout 600 2>/dev/null | tail -1)
+      --threads "$threads" --timeout 600 "${expected[@]}" 2>/dev/null | tail -1)
   fi
-  python3 - "$name" "$src" "$evolve_status" "$default" "$best" >> "$results" <<'PY'
+  python3 - "$name" "$src" "$evolve_status" "$seconds" "$default" "$best" > "$out/rows/$name.json" <<'PY'
 import json, sys
-name, src, status, default, best = sys.argv[1:6]
+name, src, status, seconds, default, best = sys.argv[1:7]
 def parse(text):
     try:
         return json.loads(text)
     except Exception:
         return None
 print(json.dumps({"name": name, "file": src, "evolve_status": int(status),
-                  "default": parse(default), "best": parse(best)}))
+                  "evolve_seconds": int(seconds), "default": parse(default), "best": parse(best)}))
 PY
-done
+}
+export -f run_problem
+export bin threads budget out
+find "$mlir_dir" -name '*.mlir' | sort | xargs -r -P "$jobs" -I{} bash -c 'run_problem "$1"' _ {}
+cat "$out"/rows/*.json > "$results" 2>/dev/null
+
+if [ $pytorch = 1 ]; then
+  if "$venv_python" -c "import torch" 2>/dev/null; then
+    torch="$out/torch.jsonl"
+    sources=()
+    [ "$mlir_dir" = "$dir" ] || sources=(--kernelbench-dir "$dir")
+    "$venv_python" "$root/bench/kernelbench_torch.py" --threads "$threads" --compile \
+      "${sources[@]}" $(find "$mlir_dir" -name '*.mlir' | sort) > "$torch"
+  else
+    echo "bench/kernelbench.sh: no torch in bench/.venv (scripts/install-import-deps.sh bench/.venv); PyTorch not timed" >&2
+  fi
+fi
 python3 "$root/bench/kernelbench_table.py" "$results" ${torch:+--torch "$torch"}

@@ -51,7 +51,7 @@ def main():
     vs_eager, vs_compile, vs_default = [], [], []
     default_ok = best_ok = never_slower = 0
     for row in rows:
-        default, best = time_ms(row["default"]), time_ms(row["best"])
+        default, best = time_ms(row.get("default")), time_ms(row.get("best"))
         default_ok += default is not None
         best_ok += best is not None
         # 5 % slack: both are single timings on a noisy machine.
@@ -64,14 +64,14 @@ def main():
         vs_eager.append(ratio_eager)
         vs_compile.append(ratio_compile)
         vs_default.append(ratio_default)
-        note = ""
+        note = f"import: {row['import_error'][:120]}; " if row.get("import_error") else ""
         for key in ("default", "best"):
-            report = row[key]
+            report = row.get(key)
             if report is None:
                 note += f"{key}: no report; "
             elif not report.get("correct"):
                 note += f"{key}: {str(report.get('error'))[:80]}; "
-        if row["evolve_status"] != 0:
+        if row.get("evolve_status", 0) != 0:
             note += f"ke-evolve exited {row['evolve_status']}; "
         print(f"| {row['name']} | {fmt(default)} | {fmt(best)} | {fmt(ratio_default, '.2f')} | "
               f"{fmt(eager)} | {fmt(compiled)} | {fmt(ratio_eager, '.2f')} | "

@@ -53,11 +53,14 @@ MLIR_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bf
 def parse_header(path):
     """The problem, the argument shapes (and element types from the func
     signature) and the shrink of one converted .mlir file."""
-    problem, args, shrunk, types_ = None, None, {}, []
+    problem, args, shrunk, types_, source = None, None, {}, [], None
     with open(path) as f:
         for line in f:
             if line.startswith("// KernelBench "):
                 problem = line.split()[2]
+            elif line.startswith("// source: "):
+                # ke-import names the file it imported: the problem itself.
+                source = line[len("// source: "):].strip()
             elif line.startswith("// args:"):
                 # `name[d0, d1]`; a 0-d argument is `name[]`.
                 args = [(name, [int(d) for d in dims.replace(",", " ").split()])
@@ -70,14 +73,19 @@ def parse_header(path):
                 signature = line[:line.find(")")]
                 types_ = [m.rsplit("x", 1)[-1] for m in re.findall(r"tensor<([^>]*)>", signature)]
                 break
+    if source and os.path.isfile(source):
+        problem = source
     if problem is None or args is None:
-        raise ValueError("no '// KernelBench levelN/NAME' or '// args:' header")
+        raise ValueError("no '// KernelBench levelN/NAME' (or '// source:') or '// args:' header")
     dtypes = [MLIR_DTYPES.get(t) for t in types_] if len(types_) == len(args) else [None] * len(args)
     return problem, [(name, shape, dtype) for (name, shape), dtype in zip(args, dtypes)], shrunk
 
 
 def find_source(kernelbench_dir, problem):
-    """levelN/NAME.py under DIR or under DIR/KernelBench (a clone's root)."""
+    """levelN/NAME.py under DIR or under DIR/KernelBench (a clone's root);
+    a problem that is a path already (ke-import's `// source:`) is itself."""
+    if os.path.isabs(problem) and os.path.isfile(problem):
+        return problem
     for base in (kernelbench_dir, os.path.join(kernelbench_dir, "KernelBench")):
         path = os.path.join(base, problem + ".py")
         if os.path.isfile(path):

@@ -471,11 +471,13 @@ def import_file(path, max_elements, max_flops, name=None):
     """Imports a KernelBench-format file; returns (Imported, header lines)."""
     import torch
 
-    shrunk = shrink(torch, path, max_elements, max_flops)
-    module, load_notes = load_problem(path, shrunk)
+    module, _ = load_problem(path, {})
     for required in ("Model", "get_inputs", "get_init_inputs"):
         if not hasattr(module, required):
-            raise ImportError_(f"{path} has no {required}: not a KernelBench-format file")
+            raise ImportError_(f"no {required}: not a KernelBench-format file "
+                               "(Model, get_inputs, get_init_inputs)")
+    shrunk = shrink(torch, path, max_elements, max_flops)
+    module, load_notes = load_problem(path, shrunk)
     model, inputs = build(torch, module, on_meta=False)
     notes = prepare_model(torch, model)
     imported = import_model(model, inputs, name or kernel_name(path), notes + load_notes)
@@ -487,6 +489,7 @@ def import_file(path, max_elements, max_flops, name=None):
         header.append(f"// KernelBench {level.group(1)}/{os.path.splitext(os.path.basename(path))[0]}")
     header.append(f"// imported by ke-import from {os.path.basename(path)}: torch {torch.__version__}, "
                   "torch-mlir fx importer, linalg-on-tensors; args = get_inputs() then params/buffers")
+    header.append(f"// source: {os.path.abspath(path)}")
     header.append(f"// args: {shapes}")
     if shrunk:
         header.append("// shrunk: " + ", ".join(f"{k} {old} -> {new}"
