@@ -10,7 +10,7 @@
 #
 #   bench/kernelbench.sh DIR [--target cpu] [--budget N] [--threads N]
 #                        [--jobs N] [--bin DIR] [--pytorch | --torch FILE.jsonl]
-#                        [--out DIR]
+#                        [--out DIR] [--resume]
 #
 # .py files go through tools/ke-import first (into OUT/imported/); their
 # kernels are also checked against PyTorch's own outputs (ke-run --expected),
@@ -22,6 +22,7 @@
 # same problems in this run (bench/kernelbench_torch.py, same thread count,
 # the Python of bench/.venv: scripts/install-import-deps.sh bench/.venv puts
 # torch there); --torch FILE: timings from an earlier run instead.
+# --resume keeps OUT's rows of problems already done and runs the others.
 # On a GPU host, --target nvgpu runs the search from the release archive:
 # bench/gpu_search.sh (this script's OUT and budget), then PyTorch with
 # --device cuda where --pytorch is given.
@@ -30,7 +31,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -ge 1 ] || { sed -n 2,26p "$0" >&2; exit 2; }
 dir="$1"; shift
 budget=16 threads=2 target=cpu torch="" pytorch=0 jobs=1 bin="" out="$root/build/bench/kernelbench"
-archive=""
+archive="" resume=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --target) target="$2"; shift 2 ;;
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
     --torch) torch="$2"; shift 2 ;;
     --pytorch) pytorch=1; shift ;;
     --out) out="$2"; shift 2 ;;
+    --resume) resume=1; shift ;;
     *) echo "bench/kernelbench.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -55,7 +57,7 @@ venv_python="$root/bench/.venv/bin/python"
 # a row of its own (not correct, with ke-import's reason).
 mlir_dir="$dir"
 mkdir -p "$out/rows"
-rm -f "$out"/rows/*.json
+[ $resume = 1 ] || rm -f "$out"/rows/*.json
 if [ -n "$(find "$dir" -name '*.py' -print -quit)" ]; then
   # ke-import's Python: $KE_PYTHON, its own venv, else the bench venv.
   if [ -z "${KE_PYTHON:-}" ] && [ ! -x "${KE_IMPORT_VENV:-$root/.venv}/bin/python" ] &&
@@ -106,6 +108,7 @@ results="$out/results.jsonl"
 run_problem() {
   src="$1"
   name=$(basename "$(dirname "$src")")_$(basename "$src" .mlir)
+  [ "$resume" = 1 ] && [ -s "$out/rows/$name.json" ] && return 0
   expected=()
   [ -f "${src%.mlir}.tensors" ] && expected=(--expected "${src%.mlir}.tensors")
   echo "== $name" >&2
@@ -135,7 +138,7 @@ print(json.dumps({"name": name, "file": src, "evolve_status": int(status),
 PY
 }
 export -f run_problem
-export bin threads budget out
+export bin threads budget out resume
 find "$mlir_dir" -name '*.mlir' | sort | xargs -r -P "$jobs" -I{} bash -c 'run_problem "$1"' _ {}
 cat "$out"/rows/*.json > "$results" 2>/dev/null
 
