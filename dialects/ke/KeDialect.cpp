@@ -51,6 +51,19 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
              << "expects '" << name << "' to be an integer attribute";
     return success();
   }
+  if (name == kWorkAttrName) {
+    auto work = dyn_cast<DictionaryAttr>(attr.getValue());
+    auto count = [&](StringRef key) {
+      auto value = work ? work.getAs<IntegerAttr>(key) : IntegerAttr();
+      return value && value.getValue().getSExtValue() >= 0;
+    };
+    if (!onFunction || !count("flops") || !count("bytes"))
+      return op->emitOpError()
+             << "expects '" << name
+             << "' to be {flops = F, bytes = B} with non-negative integers "
+                "on a function";
+    return success();
+  }
   if (name == kSelectedAttrName || name == kStrategyAttrName) {
     if (!isa<StringAttr>(attr.getValue()))
       return op->emitOpError()
@@ -98,7 +111,7 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
   }
   return op->emitOpError() << "has unknown ke attribute '" << name
                            << "'; known: ke.kernel, ke.atol, ke.rtol, "
-                              "ke.selected, ke.strategy, ke.op_id, "
+                              "ke.selected, ke.strategy, ke.work, ke.op_id, "
                               "ke.gpu_block_tile, ke.gpu_thread_tile, "
                               "ke.gpu_reduction_threads, ke.gpu_shared_tile, "
                               "ke.gpu_vector_width, ke.gpu_warps";

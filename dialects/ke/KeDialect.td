@@ -32,7 +32,13 @@ def Ke_Dialect : Dialect {
       valid indices of a gather.
     * `ke.selected`, `ke.strategy` (string, on a `func.func`): written by
       `ke-select-best` and `ke-evolve` to say which candidate replaced the
-      kernel and how it was made.
+      kernel and how it was made. The body of a function with `ke.selected`
+      carries its schedule: `ke-run` lowers it as it is (no schedule of its
+      own), as the search measured it.
+    * `ke.work = {flops = F : i64, bytes = B : i64}` (on a `func.func`): the
+      work of the reference this function was derived from, written by
+      `ke-evolve` on its output so that rates (GFLOP/s, GB/s) of a scheduled
+      body, whose linalg form is gone, are still those of the computation.
     * `ke.op_id` (integer, on any op): a transient tag the transform library
       puts on linalg ops while it applies a schedule, so the script can
       address each op; it is removed afterwards.
@@ -48,6 +54,7 @@ def Ke_Dialect : Dialect {
     static constexpr llvm::StringLiteral kSelectedAttrName = "ke.selected";
     static constexpr llvm::StringLiteral kStrategyAttrName = "ke.strategy";
     static constexpr llvm::StringLiteral kOpIdAttrName = "ke.op_id";
+    static constexpr llvm::StringLiteral kWorkAttrName = "ke.work";
     /// Threads per block along the innermost parallel loops on GPU targets
     /// (the GPU schedule knob; see ke-tile-parallel-loops-for-gpu).
     static constexpr llvm::StringLiteral kGPUBlockTileAttrName =

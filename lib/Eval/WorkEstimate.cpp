@@ -3,6 +3,7 @@
 #include "ke/Eval/WorkEstimate.h"
 
 #include "ke/Eval/KernelSignature.h"
+#include "ke/KeDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,6 +36,15 @@ static double countBodyOps(Region &region) {
 
 WorkEstimate ke::eval::estimateWork(func::FuncOp function) {
   WorkEstimate work;
+  // A scheduled function says what its reference's work was (ke.work).
+  if (auto given =
+          function->getAttrOfType<DictionaryAttr>(ke::KeDialect::kWorkAttrName)) {
+    if (auto flops = given.getAs<IntegerAttr>("flops"))
+      work.flops = static_cast<double>(flops.getInt());
+    if (auto bytes = given.getAs<IntegerAttr>("bytes"))
+      work.bytes = static_cast<double>(bytes.getInt());
+    return work;
+  }
   function.walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       double iterations = 1.0;

@@ -9,6 +9,7 @@
 #include "ke/Search/KernelSearch.h"
 
 #include "ke/Eval/Evaluator.h"
+#include "ke/Eval/WorkEstimate.h"
 #include "ke/KeDialect.h"
 #include "ke/Propose/Candidate.h"
 #include "ke/Propose/FileProposer.h"
@@ -477,6 +478,16 @@ LogicalResult KernelSearch::run() {
     return fail("cannot re-read the best candidate");
   auto payload = *parsed->getOps<func::FuncOp>().begin();
   OpBuilder builder(kernel);
+  // Counted on the reference before its body goes: the scheduled body has
+  // no linalg left to count, and ke-run reports rates from this.
+  eval::WorkEstimate work = eval::estimateWork(kernel);
+  kernel->setAttr(
+      KeDialect::kWorkAttrName,
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr("flops", builder.getI64IntegerAttr(
+                                             static_cast<int64_t>(work.flops))),
+           builder.getNamedAttr("bytes", builder.getI64IntegerAttr(
+                                             static_cast<int64_t>(work.bytes)))}));
   kernel.getBody().getBlocks().clear();
   kernel.getBody().takeBody(payload.getBody());
   // The GPU schedule knobs travel with the body they were measured with.

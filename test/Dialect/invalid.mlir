@@ -255,3 +255,17 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_shared_tile 
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_vector_width = 8 : i64} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{expects 'ke.work' to be {flops = F, bytes = B} with non-negative integers on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.work = {flops = 4 : i64}} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expects 'ke.work' to be {flops = F, bytes = B} with non-negative integers on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.work = {flops = -1 : i64, bytes = 32 : i64}} {
+  return %x : tensor<4xf32>
+}

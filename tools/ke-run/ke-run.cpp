@@ -19,6 +19,7 @@
 #include "ke/Eval/Roofline.h"
 #include "ke/InitKe.h"
 #include "ke/Target/TargetInfo.h"
+#include "ke/KeDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -119,8 +120,12 @@ static EvaluationReport evaluateContained(const KernelJob &job,
   // Other runners bound their child processes with limits of their own.
   unsigned alarmSeconds =
       options.getTarget().runsInProcess() ? options.timeoutSeconds : 0;
+  // A search's output (ke.selected) carries its schedule: lowered as the
+  // search measured it, with no schedule of ke-run's own.
+  EvaluationOptions jobOptions = options;
+  jobOptions.naive |= job.evaluated->hasAttr(ke::KeDialect::kSelectedAttrName);
   std::optional<std::string> crash = runContained(
-      [&] { error = evaluateKernel(job, options, report); }, alarmSeconds);
+      [&] { error = evaluateKernel(job, jobOptions, report); }, alarmSeconds);
   if (crash) {
     llvm::consumeError(std::move(error));
     report.correct = false;

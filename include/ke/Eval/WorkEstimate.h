@@ -21,6 +21,8 @@ struct WorkEstimate {
   double bytes = 0.0;
 };
 
+/// The work of `function`'s computation; a function with `ke.work` (a
+/// scheduled search output) gives its reference's instead.
 WorkEstimate estimateWork(mlir::func::FuncOp function);
 
 } // namespace ke::eval
