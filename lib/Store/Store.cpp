@@ -319,6 +319,66 @@ Store::findKernel(int64_t run, llvm::StringRef name) {
   return readOneKernel(select);
 }
 
+llvm::Expected<std::vector<KernelRecord>> Store::loadKernels(int64_t run) {
+  Statement select(database, std::string("SELECT ") + kKernelColumns +
+                                 " FROM kernels WHERE run = ? ORDER BY id");
+  select.bind(1, run);
+  if (!select.ok())
+    return fail("cannot read kernels");
+  std::vector<KernelRecord> kernels;
+  int status;
+  while ((status = select.step()) == SQLITE_ROW)
+    kernels.push_back(readKernel(select));
+  if (status != SQLITE_DONE)
+    return fail("cannot read kernels");
+  return kernels;
+}
+
+namespace {
+constexpr const char *kRunColumns =
+    "id, input_hash, options, started, finished, status";
+
+RunRecord readRun(Statement &select) {
+  RunRecord run;
+  run.id = select.getInt(0);
+  run.inputHash = select.getText(1);
+  run.options = select.getText(2);
+  run.started = select.getDouble(3);
+  if (!select.isNull(4))
+    run.finished = select.getDouble(4);
+  run.status = select.getText(5);
+  return run;
+}
+} // namespace
+
+llvm::Expected<std::vector<RunRecord>> Store::loadRuns() {
+  Statement select(database, std::string("SELECT ") + kRunColumns +
+                                 " FROM runs ORDER BY id");
+  if (!select.ok())
+    return fail("cannot read runs");
+  std::vector<RunRecord> runs;
+  int status;
+  while ((status = select.step()) == SQLITE_ROW)
+    runs.push_back(readRun(select));
+  if (status != SQLITE_DONE)
+    return fail("cannot read runs");
+  return runs;
+}
+
+llvm::Expected<std::optional<RunRecord>> Store::getRun(int64_t id) {
+  Statement select(database, std::string("SELECT ") + kRunColumns +
+                                 " FROM runs WHERE id = ?");
+  select.bind(1, id);
+  if (!select.ok())
+    return fail("cannot read runs");
+  int status = select.step();
+  if (status == SQLITE_DONE)
+    return std::optional<RunRecord>();
+  if (status != SQLITE_ROW)
+    return fail("cannot read runs");
+  return std::optional<RunRecord>(readRun(select));
+}
+
 llvm::Error Store::setNaiveTime(int64_t kernel, double naiveTimeNs) {
   Statement update(database,
                    "UPDATE kernels SET naive_time_ns = ? WHERE id = ?");

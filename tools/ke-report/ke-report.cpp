@@ -7,6 +7,12 @@
 //       the distilled skill library
 //   ke-report recover --db damaged.db -o salvaged.db
 //       the rows SQLite can still read of a damaged database, in a new one
+//   ke-report runs --db ke.db
+//       one line per search run
+//   ke-report nodes --db ke.db [--run N] [--kernel K]
+//       every evaluated node of a run (default: the latest)
+//   ke-report best --db ke.db [--run N] [--kernel K] [--ir]
+//       each kernel's best correct node (and its IR)
 //   ke-report kb --db ke.db --target cpu --ops matmul,generic [--bound ...]
 //       [--error "..."] [--kb dir,...]
 //       the knowledge passages a prompt with these signals would get
@@ -14,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../ToolMains.h"
+#include "SearchViews.h"
 #include "ke/KB/KnowledgeBase.h"
 #include "ke/Store/Store.h"
 
@@ -42,10 +49,33 @@ struct ReportOptions {
       "recover", "Copy what can still be read of a damaged database into a "
                  "new one (-o)"};
 
+  llvm::cl::SubCommand runs{"runs", "One line per search run"};
+  llvm::cl::SubCommand nodes{
+      "nodes", "Every evaluated node of a run (default: the latest)"};
+  llvm::cl::SubCommand best{
+      "best", "Each kernel's best correct node of a run (default: the latest)"};
+
   llvm::cl::opt<std::string> databasePath{
-      "db", llvm::cl::desc("The database"), llvm::cl::init("ke.db"),
-      llvm::cl::sub(trajectories), llvm::cl::sub(skills),
-      llvm::cl::sub(knowledge), llvm::cl::sub(recovery)};
+      "db",
+      llvm::cl::desc("The database"),
+      llvm::cl::init("ke.db"),
+      llvm::cl::sub(trajectories),
+      llvm::cl::sub(skills),
+      llvm::cl::sub(knowledge),
+      llvm::cl::sub(recovery),
+      llvm::cl::sub(runs),
+      llvm::cl::sub(nodes),
+      llvm::cl::sub(best)};
+  llvm::cl::opt<int64_t> runId{"run",
+                               llvm::cl::desc("The run (default: the latest)"),
+                               llvm::cl::init(0), llvm::cl::sub(nodes),
+                               llvm::cl::sub(best)};
+  llvm::cl::opt<std::string> kernelName{
+      "kernel", llvm::cl::desc("Only this kernel"), llvm::cl::sub(nodes),
+      llvm::cl::sub(best)};
+  llvm::cl::opt<bool> withIR{"ir",
+                             llvm::cl::desc("Print each best node's IR too"),
+                             llvm::cl::sub(best)};
   llvm::cl::opt<std::string> outputPath{"o", llvm::cl::desc("Output file"),
                                         llvm::cl::init("-"),
                                         llvm::cl::sub(trajectories),
@@ -236,6 +266,17 @@ int keReportMain(int argc, char **argv) {
     return listSkills(**database, options);
   if (options.knowledge)
     return showKnowledge(**database, options);
-  return fail("expected a subcommand: trajectories, skills, kb or recover "
-              "(see --help)");
+  std::optional<int64_t> run;
+  if (options.runId > 0)
+    run = options.runId;
+  if (options.runs)
+    return report::showRuns(**database, llvm::outs());
+  if (options.nodes)
+    return report::showNodes(**database, run, options.kernelName,
+                             llvm::outs());
+  if (options.best)
+    return report::showBest(**database, run, options.kernelName,
+                            options.withIR, llvm::outs());
+  return fail("expected a subcommand: runs, nodes, best, trajectories, "
+              "skills, kb or recover (see --help)");
 }

@@ -97,6 +97,18 @@ TEST_F(StoreTest, NodesSurviveReopening) {
   EXPECT_EQ(nodes[1].status, "failed");
   EXPECT_FALSE(nodes[1].timeNs.has_value());
   EXPECT_EQ(cantFail(store->countNodes(run)), 2);
+  std::vector<RunRecord> runs = cantFail(store->loadRuns());
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].id, run);
+  EXPECT_EQ(runs[0].options, "{\"budget\":4}");
+  EXPECT_EQ(runs[0].status, "running");
+  EXPECT_FALSE(runs[0].finished.has_value());
+  EXPECT_EQ(cantFail(store->getRun(run))->inputHash, "hash-of-input");
+  EXPECT_FALSE(cantFail(store->getRun(run + 1)).has_value());
+  std::vector<KernelRecord> kernels = cantFail(store->loadKernels(run));
+  ASSERT_EQ(kernels.size(), 1u);
+  EXPECT_EQ(kernels[0].name, "matmul");
+  EXPECT_TRUE(cantFail(store->loadKernels(run + 1)).empty());
 }
 
 TEST_F(StoreTest, RefusesAFileThatIsNotSQLite) {

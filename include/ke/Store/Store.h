@@ -29,6 +29,15 @@ namespace ke::store {
 /// The schema version this build writes; older files are migrated on open.
 constexpr int kSchemaVersion = 3;
 
+struct RunRecord {
+  int64_t id = 0;
+  std::string inputHash;
+  std::string options; ///< the search's options, as JSON
+  double started = 0.0;
+  std::optional<double> finished;
+  std::string status; ///< running | finished | interrupted | ...
+};
+
 struct KernelRecord {
   int64_t id = 0;
   int64_t run = 0;
@@ -135,7 +144,13 @@ public:
   /// Renews this process's lease; fails if another process took the run.
   llvm::Error renewRun(int64_t run);
 
+  /// Every run, oldest first.
+  llvm::Expected<std::vector<RunRecord>> loadRuns();
+  llvm::Expected<std::optional<RunRecord>> getRun(int64_t id);
+
   llvm::Expected<int64_t> addKernel(const KernelRecord &kernel);
+  /// The kernels of `run`, in the order they were searched.
+  llvm::Expected<std::vector<KernelRecord>> loadKernels(int64_t run);
   llvm::Expected<std::optional<KernelRecord>> findKernel(int64_t run,
                                                          llvm::StringRef name);
   llvm::Error setNaiveTime(int64_t kernel, double naiveTimeNs);
