@@ -53,3 +53,11 @@ if has_torch_mlir:
 else:
     lit_config.note("ke-import tests skipped: no Python with torch and torch-mlir at "
                     f"{import_python} (run scripts/install-import-deps.sh or set KE_PYTHON)")
+
+# ke-report html's test renders the page in headless Chromium (Debian's
+# chromium, installed by scripts/install-deps.sh).
+import shutil
+if shutil.which("chromium"):
+    config.available_features.add("chromium")
+else:
+    lit_config.note("ke-report html's rendering test skipped: no chromium on PATH")

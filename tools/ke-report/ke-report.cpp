@@ -13,6 +13,8 @@
 //       every evaluated node of a run (default: the latest)
 //   ke-report best --db ke.db [--run N] [--kernel K] [--ir]
 //       each kernel's best correct node (and its IR)
+//   ke-report html --db ke.db [--run N] -o report.html
+//       one self-contained page: trees, progress, best IR and diffs, LLM calls
 //   ke-report kb --db ke.db --target cpu --ops matmul,generic [--bound ...]
 //       [--error "..."] [--kb dir,...]
 //       the knowledge passages a prompt with these signals would get
@@ -20,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../ToolMains.h"
+#include "HtmlReport.h"
 #include "SearchViews.h"
 #include "ke/KB/KnowledgeBase.h"
 #include "ke/Store/Store.h"
@@ -54,6 +57,9 @@ struct ReportOptions {
       "nodes", "Every evaluated node of a run (default: the latest)"};
   llvm::cl::SubCommand best{
       "best", "Each kernel's best correct node of a run (default: the latest)"};
+  llvm::cl::SubCommand html{
+      "html", "One self-contained HTML page of the search (every run, or "
+              "--run)"};
 
   llvm::cl::opt<std::string> databasePath{
       "db",
@@ -65,11 +71,13 @@ struct ReportOptions {
       llvm::cl::sub(recovery),
       llvm::cl::sub(runs),
       llvm::cl::sub(nodes),
-      llvm::cl::sub(best)};
+      llvm::cl::sub(best),
+      llvm::cl::sub(html)};
   llvm::cl::opt<int64_t> runId{"run",
-                               llvm::cl::desc("The run (default: the latest)"),
+                               llvm::cl::desc("The run (default: the latest; "
+                                              "html: every run)"),
                                llvm::cl::init(0), llvm::cl::sub(nodes),
-                               llvm::cl::sub(best)};
+                               llvm::cl::sub(best), llvm::cl::sub(html)};
   llvm::cl::opt<std::string> kernelName{
       "kernel", llvm::cl::desc("Only this kernel"), llvm::cl::sub(nodes),
       llvm::cl::sub(best)};
@@ -79,7 +87,8 @@ struct ReportOptions {
   llvm::cl::opt<std::string> outputPath{"o", llvm::cl::desc("Output file"),
                                         llvm::cl::init("-"),
                                         llvm::cl::sub(trajectories),
-                                        llvm::cl::sub(recovery)};
+                                        llvm::cl::sub(recovery),
+                                        llvm::cl::sub(html)};
   llvm::cl::opt<std::string> targetName{
       "target", llvm::cl::desc("Target"), llvm::cl::init(""),
       llvm::cl::sub(skills), llvm::cl::sub(knowledge)};
@@ -277,6 +286,16 @@ int keReportMain(int argc, char **argv) {
   if (options.best)
     return report::showBest(**database, run, options.kernelName,
                             options.withIR, llvm::outs());
-  return fail("expected a subcommand: runs, nodes, best, trajectories, "
+  if (options.html) {
+    std::error_code ec;
+    llvm::ToolOutputFile output(options.outputPath, ec, llvm::sys::fs::OF_Text);
+    if (ec)
+      return fail("cannot write '" + options.outputPath + "': " + ec.message());
+    if (int status = report::writeHtmlReport(**database, run, output.os()))
+      return status;
+    output.keep();
+    return 0;
+  }
+  return fail("expected a subcommand: runs, nodes, best, html, trajectories, "
               "skills, kb or recover (see --help)");
 }
