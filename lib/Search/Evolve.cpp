@@ -14,6 +14,7 @@
 #include "ke/Search/SearchSession.h"
 #include "ke/Search/SearchSummary.h"
 #include "ke/Search/StopSignals.h"
+#include "ke/Search/TuningSpecExport.h"
 #include "ke/Search/WorkDirectory.h"
 #include "ke/Store/Store.h"
 #include "ke/Target/TargetInfo.h"
@@ -54,6 +55,8 @@ struct EvolvePass : ke::impl::KeEvolveBase<EvolvePass> {
 
 private:
   std::string optionsJson() const;
+  /// Writes the run's tuning spec to `spec` (a warning when it cannot).
+  void writeSpec(store::Store &store, int64_t runId);
 
   // Shared, not unique: passes are copyable (the pass manager clones them).
   std::shared_ptr<store::Store> database;
@@ -85,6 +88,28 @@ std::string EvolvePass::optionsJson() const {
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
   return text;
+}
+
+void EvolvePass::writeSpec(store::Store &store, int64_t runId) {
+  ModuleOp module = getOperation();
+  std::vector<std::string> notes;
+  llvm::Expected<std::string> text =
+      exportTuningSpec(store, runId, &getContext(), notes);
+  if (!text) {
+    module.emitWarning() << "ke-evolve: no tuning spec: "
+                         << llvm::toString(text.takeError());
+    return;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream out(spec, ec);
+  if (ec) {
+    module.emitWarning() << "ke-evolve: cannot write the tuning spec '" << spec
+                         << "': " << ec.message();
+    return;
+  }
+  out << *text;
+  for (const std::string &note : notes)
+    module.emitRemark() << "ke-evolve: tuning spec: " << note;
 }
 
 void EvolvePass::runOnOperation() {
@@ -306,6 +331,8 @@ void EvolvePass::runOnOperation() {
     module.emitWarning() << "ke-evolve: " << llvm::toString(std::move(error));
 
   printSummaryTable(run, db, summaries);
+  if (!spec.empty())
+    writeSpec(*database, run);
   // The best so far replaces each searched kernel as on a normal end, so a
   // stopped search still writes its output.
   if (stoppedBy)

@@ -15,6 +15,8 @@
 //       each kernel's best correct node (and its IR)
 //   ke-report html --db ke.db [--run N] -o report.html
 //       one self-contained page: trees, progress, best IR and diffs, LLM calls
+//   ke-report spec --db ke.db [--run N] -o spec.mlir
+//       the run's best schedules as a transform-dialect tuning spec
 //   ke-report kb --db ke.db --target cpu --ops matmul,generic [--bound ...]
 //       [--error "..."] [--kb dir,...]
 //       the knowledge passages a prompt with these signals would get
@@ -24,8 +26,12 @@
 #include "../ToolMains.h"
 #include "HtmlReport.h"
 #include "SearchViews.h"
+#include "ke/InitKe.h"
 #include "ke/KB/KnowledgeBase.h"
+#include "ke/Search/TuningSpecExport.h"
 #include "ke/Store/Store.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -57,6 +63,9 @@ struct ReportOptions {
       "nodes", "Every evaluated node of a run (default: the latest)"};
   llvm::cl::SubCommand best{
       "best", "Each kernel's best correct node of a run (default: the latest)"};
+  llvm::cl::SubCommand spec{
+      "spec", "A run's best schedules as a transform-dialect tuning spec "
+              "(default: the latest run)"};
   llvm::cl::SubCommand html{
       "html", "One self-contained HTML page of the search (every run, or "
               "--run)"};
@@ -72,12 +81,14 @@ struct ReportOptions {
       llvm::cl::sub(runs),
       llvm::cl::sub(nodes),
       llvm::cl::sub(best),
-      llvm::cl::sub(html)};
+      llvm::cl::sub(html),
+      llvm::cl::sub(spec)};
   llvm::cl::opt<int64_t> runId{"run",
                                llvm::cl::desc("The run (default: the latest; "
                                               "html: every run)"),
                                llvm::cl::init(0), llvm::cl::sub(nodes),
-                               llvm::cl::sub(best), llvm::cl::sub(html)};
+                               llvm::cl::sub(best), llvm::cl::sub(html),
+                               llvm::cl::sub(spec)};
   llvm::cl::opt<std::string> kernelName{
       "kernel", llvm::cl::desc("Only this kernel"), llvm::cl::sub(nodes),
       llvm::cl::sub(best)};
@@ -88,7 +99,8 @@ struct ReportOptions {
                                         llvm::cl::init("-"),
                                         llvm::cl::sub(trajectories),
                                         llvm::cl::sub(recovery),
-                                        llvm::cl::sub(html)};
+                                        llvm::cl::sub(html),
+                                        llvm::cl::sub(spec)};
   llvm::cl::opt<std::string> targetName{
       "target", llvm::cl::desc("Target"), llvm::cl::init(""),
       llvm::cl::sub(skills), llvm::cl::sub(knowledge)};
@@ -255,6 +267,31 @@ int showKnowledge(store::Store &database, const ReportOptions &options) {
                                   passage.path, passage.category);
   return 0;
 }
+/// The run's tuning spec, parsed and prepared with ke's dialects.
+int writeSpec(store::Store &database, std::optional<int64_t> run,
+              llvm::StringRef outputPath) {
+  auto resolved = report::resolveRun(database, run);
+  if (!resolved)
+    return fail(llvm::toString(resolved.takeError()));
+  mlir::DialectRegistry registry;
+  ke::registerEverything(registry);
+  mlir::MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  std::vector<std::string> notes;
+  llvm::Expected<std::string> text =
+      search::exportTuningSpec(database, resolved->id, &context, notes);
+  if (!text)
+    return fail(llvm::toString(text.takeError()));
+  std::error_code ec;
+  llvm::ToolOutputFile output(outputPath, ec, llvm::sys::fs::OF_Text);
+  if (ec)
+    return fail("cannot write '" + outputPath + "': " + ec.message());
+  output.os() << *text;
+  output.keep();
+  for (const std::string &note : notes)
+    llvm::errs() << "ke-report: note: " << note << "\n";
+  return 0;
+}
 } // namespace
 
 int keReportMain(int argc, char **argv) {
@@ -286,6 +323,8 @@ int keReportMain(int argc, char **argv) {
   if (options.best)
     return report::showBest(**database, run, options.kernelName,
                             options.withIR, llvm::outs());
+  if (options.spec)
+    return writeSpec(**database, run, options.outputPath);
   if (options.html) {
     std::error_code ec;
     llvm::ToolOutputFile output(options.outputPath, ec, llvm::sys::fs::OF_Text);
@@ -296,6 +335,7 @@ int keReportMain(int argc, char **argv) {
     output.keep();
     return 0;
   }
-  return fail("expected a subcommand: runs, nodes, best, html, trajectories, "
+  return fail("expected a subcommand: runs, nodes, best, html, spec, "
+              "trajectories, "
               "skills, kb or recover (see --help)");
 }

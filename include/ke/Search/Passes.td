@@ -140,7 +140,12 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
            "or auto (on when an LLM reads the diagnosis)">,
     Option<"warmStart", "warm-start", "bool", /*default=*/"true",
            "Propose the schedules of the best skills recorded for the same "
-           "op kinds and target first">
+           "op kinds and target first">,
+    Option<"spec", "spec", "std::string", /*default=*/"\"\"",
+           "Also write the best schedules as a transform-dialect tuning spec "
+           "to this file (entry @__kernel_config, one transform.foreach_match "
+           "that upstream mlir-opt's --transform-interpreter applies to any "
+           "module holding the same ops)">
   ] # KeLLMOptions;
   let dependentDialects = [
     "::ke::KeDialect", "::mlir::linalg::LinalgDialect",
