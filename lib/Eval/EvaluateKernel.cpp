@@ -240,24 +240,38 @@ llvm::Error checkInputsUnchanged(llvm::ArrayRef<HostTensor> inputs,
 
 /// Compares every result with the reference's for one seed, keeping the
 /// largest errors in `report`; the first mismatch is the error.
+/// Compares every result with its expected tensor, raising `maxAbs` and
+/// `maxRel` to the largest errors; returns the first result that differs.
+std::optional<std::pair<size_t, Comparison>>
+findMismatch(const KernelSignature &signature,
+             llvm::ArrayRef<HostTensor> actual,
+             llvm::ArrayRef<HostTensor> expected, double &maxAbs,
+             double &maxRel) {
+  for (size_t r = 0; r < expected.size(); ++r) {
+    Tolerance tolerance = signature.getTolerance(expected[r].getSpec().kind);
+    Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
+    maxAbs = std::max(maxAbs, comparison.maxAbsError);
+    maxRel = std::max(maxRel, comparison.maxRelError);
+    if (!comparison.matches)
+      return std::make_pair(r, comparison);
+  }
+  return std::nullopt;
+}
+
 llvm::Error compareOutputs(const KernelSignature &signature,
                            llvm::ArrayRef<HostTensor> actual,
                            llvm::ArrayRef<HostTensor> expected,
                            uint64_t inputSeed, EvaluationReport &report) {
-  for (size_t r = 0; r < expected.size(); ++r) {
-    Tolerance tolerance = signature.getTolerance(expected[r].getSpec().kind);
-    Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
-    report.maxAbsError = std::max(report.maxAbsError, comparison.maxAbsError);
-    report.maxRelError = std::max(report.maxRelError, comparison.maxRelError);
-    if (!comparison.matches)
-      return llvm::createStringError(llvm::formatv(
-          "compare: result #{0} differs from the reference with {1}: "
-          "{2} of {3} elements mismatch; first: {4}",
-          r, describeSeed(inputSeed), comparison.numMismatches,
-          expected[r].getNumElements(),
-          comparison.firstMismatch));
-  }
-  return llvm::Error::success();
+  auto mismatch = findMismatch(signature, actual, expected, report.maxAbsError,
+                               report.maxRelError);
+  if (!mismatch)
+    return llvm::Error::success();
+  auto &[r, comparison] = *mismatch;
+  return llvm::createStringError(llvm::formatv(
+      "compare: result #{0} differs from the reference with {1}: "
+      "{2} of {3} elements mismatch; first: {4}",
+      r, describeSeed(inputSeed), comparison.numMismatches,
+      expected[r].getNumElements(), comparison.firstMismatch));
 }
 /// Runs the kernel on a tensor file's inputs and compares its results with
 /// the file's outputs: a check against another framework (ke-import saves
@@ -294,17 +308,15 @@ llvm::Error checkAgainstFile(const KernelSignature &signature,
   if (llvm::Error error = runner.run(file->inputs, actual))
     return error;
   EvaluationReport::ExpectedCheck check{path.str()};
-  for (auto [index, expected] : llvm::enumerate(file->outputs)) {
-    Tolerance tolerance = signature.getTolerance(expected.getSpec().kind);
-    Comparison comparison = compareTensors(actual[index], expected, tolerance);
-    check.maxAbsError = std::max(check.maxAbsError, comparison.maxAbsError);
-    check.maxRelError = std::max(check.maxRelError, comparison.maxRelError);
-    if (!comparison.matches)
-      return llvm::createStringError(llvm::formatv(
-          "result #{0} differs from {1}'s: {2} of {3} elements mismatch; "
-          "first: {4}",
-          index, path, comparison.numMismatches, expected.getNumElements(),
-          comparison.firstMismatch));
+  auto mismatch = findMismatch(signature, actual, file->outputs,
+                               check.maxAbsError, check.maxRelError);
+  if (mismatch) {
+    auto &[index, comparison] = *mismatch;
+    return llvm::createStringError(llvm::formatv(
+        "result #{0} differs from {1}'s: {2} of {3} elements mismatch; "
+        "first: {4}",
+        index, path, comparison.numMismatches,
+        file->outputs[index].getNumElements(), comparison.firstMismatch));
   }
   report.expected = std::move(check);
   return llvm::Error::success();
