@@ -37,7 +37,7 @@ std::optional<std::string> ke::eval::findKeRun(const char *argv0) {
   return std::nullopt;
 }
 
-static std::string readFile(llvm::StringRef path) {
+std::string ke::eval::readWholeFile(llvm::StringRef path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   return buffer ? (*buffer)->getBuffer().str() : std::string();
 }
@@ -89,6 +89,33 @@ EvaluationResult SubprocessEvaluator::interpret(int exitCode,
   return result;
 }
 
+std::vector<std::string> SubprocessEvaluator::buildArguments(
+    const SubprocessEvaluatorOptions &options,
+    const EvaluationRequest &request, llvm::StringRef reportPath) {
+  std::vector<std::string> arguments = {
+      options.keRunPath,
+      request.candidatePath,
+      "--reference=" + request.referencePath,
+      "--kernel=" + request.kernel,
+      "--target=" + options.target,
+      "--report=" + reportPath.str(),
+      "--threads=" + std::to_string(options.threads),
+      "--seed=" + std::to_string(options.seed),
+      "--seeds=" + std::to_string(options.seeds),
+      llvm::formatv("--min-time={0}", options.minTimeSeconds).str(),
+      "--timeout=" + std::to_string(options.timeoutSeconds),
+      // ke-run bounds its own memory once loaded, and reports running
+      // out of it; a limit set at exec would stop the loader instead.
+      "--memory-limit=" + std::to_string(options.memoryLimitMB)};
+  if (request.naive)
+    arguments.push_back("--naive");
+  if (options.profile)
+    arguments.push_back("--profile");
+  if (!options.referenceCache.empty())
+    arguments.push_back("--reference-cache=" + options.referenceCache);
+  return arguments;
+}
+
 std::vector<EvaluationResult>
 SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
   using Clock = std::chrono::steady_clock;
@@ -127,27 +154,8 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
     llvm::sys::fs::remove(job.stdoutPath);
     llvm::sys::fs::remove(job.stderrPath);
     llvm::sys::fs::remove(job.reportPath);
-    std::vector<std::string> arguments = {
-        options.keRunPath,
-        request.candidatePath,
-        "--reference=" + request.referencePath,
-        "--kernel=" + request.kernel,
-        "--target=" + options.target,
-        "--report=" + job.reportPath,
-        "--threads=" + std::to_string(options.threads),
-        "--seed=" + std::to_string(options.seed),
-        "--seeds=" + std::to_string(options.seeds),
-        llvm::formatv("--min-time={0}", options.minTimeSeconds).str(),
-        "--timeout=" + std::to_string(options.timeoutSeconds),
-        // ke-run bounds its own memory once loaded, and reports running
-        // out of it; a limit set at exec would stop the loader instead.
-        "--memory-limit=" + std::to_string(options.memoryLimitMB)};
-    if (request.naive)
-      arguments.push_back("--naive");
-    if (options.profile)
-      arguments.push_back("--profile");
-    if (!options.referenceCache.empty())
-      arguments.push_back("--reference-cache=" + options.referenceCache);
+    std::vector<std::string> arguments =
+        buildArguments(options, request, job.reportPath);
     llvm::SmallVector<llvm::StringRef> argumentRefs(arguments.begin(),
                                                     arguments.end());
     std::optional<llvm::StringRef> redirects[] = {
@@ -188,8 +196,8 @@ SubprocessEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
         waitError = llvm::formatv("killed after {0} s (hung)",
                                   options.timeoutSeconds + 30);
       results[job.request] =
-          interpret(status.ReturnCode, waitError, readFile(job.reportPath),
-                    readFile(job.stderrPath), readFile(job.stdoutPath));
+          interpret(status.ReturnCode, waitError, readWholeFile(job.reportPath),
+                    readWholeFile(job.stderrPath), readWholeFile(job.stdoutPath));
       running.erase(running.begin() + i);
       progressed = true;
     }

@@ -274,7 +274,7 @@ void EvolvePass::runOnOperation() {
 
   unsigned abandoned = 0;
   llvm::Expected<std::string> directory =
-      search::createWorkDirectory(abandoned);
+      search::createWorkDirectory(abandoned, workDir);
   if (!directory) {
     module.emitError() << "ke-evolve: "
                        << llvm::toString(directory.takeError());
@@ -309,6 +309,8 @@ void EvolvePass::runOnOperation() {
   options.exploration = exploration;
   options.keRun = keRun;
   options.workDirectory = workDirectory;
+  options.executor = executor;
+  options.slurmArgs = slurmArgs;
   SearchResources resources{database.get(), run, llmSession.get(), module};
   bool failedAny = false;
   int stoppedBy = 0;

@@ -9,6 +9,7 @@
 #include "ke/Search/KernelSearch.h"
 
 #include "ke/Eval/Evaluator.h"
+#include "ke/Eval/SlurmEvaluator.h"
 #include "ke/Eval/WorkEstimate.h"
 #include "ke/KeDialect.h"
 #include "ke/Propose/Candidate.h"
@@ -89,6 +90,9 @@ public:
   LogicalResult run();
 
 private:
+  /// The executor's evaluator (local processes or Slurm jobs).
+  std::unique_ptr<eval::Evaluator>
+  makeEvaluator(const eval::SubprocessEvaluatorOptions &runOptions) const;
   void materializeTree(const SearchTree &tree,
                        const std::vector<store::NodeRecord> &nodes,
                        const std::optional<store::NodeRecord> &floor);
@@ -99,6 +103,21 @@ private:
   KernelSummary &summary;
 };
 } // namespace
+
+std::unique_ptr<eval::Evaluator> KernelSearch::makeEvaluator(
+    const eval::SubprocessEvaluatorOptions &runOptions) const {
+  if (executor != "slurm")
+    return std::make_unique<eval::SubprocessEvaluator>(runOptions);
+  eval::SlurmEvaluatorOptions slurm;
+  slurm.run = runOptions;
+  slurm.slurmArgs = slurmArgs;
+  if (const char *srun = std::getenv("KE_SRUN"))
+    slurm.srunPath = srun;
+  if (const char *scancel = std::getenv("KE_SCANCEL"))
+    slurm.scancelPath = scancel;
+  slurm.shouldStop = [] { return getStopSignal() != 0; };
+  return std::make_unique<eval::SlurmEvaluator>(std::move(slurm));
+}
 
 LogicalResult KernelSearch::run() {
   MLIRContext *context = kernel.getContext();
@@ -165,7 +184,9 @@ LogicalResult KernelSearch::run() {
   evaluatorOptions.target = target;
   evaluatorOptions.profile =
       profile == "on" || (profile == "auto" && resources.llmSession != nullptr);
-  eval::SubprocessEvaluator evaluator(evaluatorOptions);
+  std::unique_ptr<eval::Evaluator> evaluatorOwner =
+      makeEvaluator(evaluatorOptions);
+  eval::Evaluator &evaluator = *evaluatorOwner;
 
   // The naive reference's time is the baseline of every speedup. Plain loops
   // of a big kernel take seconds a call (a 1024^3 matmul with a transposed
@@ -175,9 +196,12 @@ LogicalResult KernelSearch::run() {
                                     /*naive=*/true};
     eval::SubprocessEvaluatorOptions referenceOptions = evaluatorOptions;
     referenceOptions.timeoutSeconds = 10 * evaluatorOptions.timeoutSeconds;
-    eval::SubprocessEvaluator referenceEvaluator(referenceOptions);
     eval::EvaluationResult result =
-        referenceEvaluator.evaluate(request).front();
+        makeEvaluator(referenceOptions)->evaluate(request).front();
+    if (result.status == eval::SlurmEvaluator::kCancelled) {
+      summary.stopReason = "interrupted before the reference was timed";
+      return success();
+    }
     if (result.status != "correct" || !result.timeNs)
       return fail("the reference cannot be evaluated: " + result.error);
     record.naiveTimeNs = result.timeNs;
@@ -275,6 +299,11 @@ LogicalResult KernelSearch::run() {
     } else {
       node.status = "failed";
       node.error = problem;
+    }
+    // Stopped while it ran: nothing is recorded, a resumed run times it.
+    if (result && result->status == eval::SlurmEvaluator::kCancelled) {
+      summary.stopReason = "interrupted before the default lowering was timed";
+      return success();
     }
     if (failed(commitNode(node, result ? &*result : nullptr)))
       return failure();

@@ -21,10 +21,18 @@ using namespace ke::search;
 
 static constexpr llvm::StringLiteral kPrefix = "ke-evolve-";
 
-llvm::Expected<std::string> ke::search::createWorkDirectory(unsigned &removed) {
+llvm::Expected<std::string>
+ke::search::createWorkDirectory(unsigned &removed, llvm::StringRef base) {
   removed = 0;
-  llvm::SmallString<128> temporary;
-  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, temporary);
+  llvm::SmallString<128> temporary(base);
+  if (base.empty())
+    llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, temporary);
+  else if (std::error_code error = llvm::sys::fs::make_absolute(temporary))
+    return llvm::createStringError(error, "work-dir '" + base.str() +
+                                              "': " + error.message());
+  if (!llvm::sys::fs::is_directory(temporary))
+    return llvm::createStringError("work-dir '" + base.str() +
+                                   "' is not a directory");
   std::error_code ec;
   for (llvm::sys::fs::directory_iterator entry(temporary, ec), end;
        entry != end && !ec; entry.increment(ec)) {
@@ -41,8 +49,10 @@ llvm::Expected<std::string> ke::search::createWorkDirectory(unsigned &removed) {
       ++removed;
   }
   llvm::SmallString<128> directory;
-  if (std::error_code error = llvm::sys::fs::createUniqueDirectory(
-          kPrefix + std::to_string(getpid()), directory))
+  llvm::SmallString<128> prefix(temporary);
+  llvm::sys::path::append(prefix, kPrefix + std::to_string(getpid()));
+  if (std::error_code error =
+          llvm::sys::fs::createUniqueDirectory(prefix, directory))
     return llvm::createStringError(error, "cannot create a work directory: " +
                                               error.message());
   return std::string(directory);

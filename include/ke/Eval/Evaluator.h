@@ -12,6 +12,7 @@
 #define KE_EVAL_EVALUATOR_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <optional>
 #include <string>
@@ -72,10 +73,17 @@ public:
                                     const std::string &report,
                                     const std::string &errors,
                                     const std::string &output);
+  /// ke-run's command line for `request`, its verdict going to `reportPath`.
+  static std::vector<std::string>
+  buildArguments(const SubprocessEvaluatorOptions &options,
+                 const EvaluationRequest &request, llvm::StringRef reportPath);
 
 private:
   SubprocessEvaluatorOptions options;
 };
+
+/// A file's contents, empty when it cannot be read.
+std::string readWholeFile(llvm::StringRef path);
 
 /// Finds ke-run: $KE_RUN, else next to the running executable, else PATH.
 std::optional<std::string> findKeRun(const char *argv0 = nullptr);

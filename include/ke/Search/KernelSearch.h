@@ -47,6 +47,8 @@ struct KernelSearchOptions {
   double exploration = 0.5;
   std::string keRun;         ///< the ke-run executable
   std::string workDirectory; ///< candidates' files, the reference cache
+  std::string executor = "local"; ///< local | slurm
+  std::string slurmArgs;          ///< extra srun arguments
 };
 
 /// Where one search records and what it may use.

@@ -141,6 +141,18 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"warmStart", "warm-start", "bool", /*default=*/"true",
            "Propose the schedules of the best skills recorded for the same "
            "op kinds and target first">,
+    Option<"executor", "executor", "std::string", /*default=*/"\"local\"",
+           "Where candidates are evaluated: local (ke-run processes, "
+           "`workers` at a time) or slurm (each ke-run a Slurm job through "
+           "srun, `workers` jobs in flight; work-dir must be shared with the "
+           "nodes)">,
+    Option<"slurmArgs", "slurm-args", "std::string", /*default=*/"\"\"",
+           "Extra srun arguments for executor=slurm, e.g. \"-p gpu "
+           "--gres=gpu:1 --time=00:05:00\"">,
+    Option<"workDir", "work-dir", "std::string", /*default=*/"\"\"",
+           "Folder for the search's scratch files (candidates, reports); "
+           "default: the system's temporary folder. With executor=slurm, a "
+           "folder the worker nodes see at the same path">,
     Option<"spec", "spec", "std::string", /*default=*/"\"\"",
            "Also write the best schedules as a transform-dialect tuning spec "
            "to this file (entry @__kernel_config, one transform.foreach_match "

@@ -9,11 +9,13 @@
 
 namespace ke::search {
 
-/// A fresh "ke-evolve-<pid>-XXXXXX" in the system's temporary directory.
-/// First removes the ones processes of this host left when they ended
+/// A fresh "ke-evolve-<pid>-XXXXXX" in `base` (default: the system's
+/// temporary directory; for a cluster, a folder its nodes share). First
+/// removes the ones processes of this host left there when they ended
 /// without cleaning up (a search killed with SIGKILL); `removed` counts
 /// them.
-llvm::Expected<std::string> createWorkDirectory(unsigned &removed);
+llvm::Expected<std::string> createWorkDirectory(unsigned &removed,
+                                                llvm::StringRef base = "");
 
 } // namespace ke::search
 
