@@ -22,7 +22,8 @@
 # same problems in this run (bench/kernelbench_torch.py, same thread count,
 # the Python of bench/.venv: scripts/install-import-deps.sh bench/.venv puts
 # torch there); --torch FILE: timings from an earlier run instead.
-# --resume keeps OUT's rows of problems already done and runs the others.
+# --resume keeps OUT's rows of problems already done and runs the others,
+# continuing searches that were cut off from their databases.
 # On a GPU host, --target nvgpu runs the search from the release archive:
 # bench/gpu_search.sh (this script's OUT and budget), then PyTorch with
 # --device cuda where --pytorch is given.
@@ -114,9 +115,15 @@ run_problem() {
   echo "== $name" >&2
   default=$(timeout 900 "$bin/ke-run" "$src" --json --threads "$threads" --timeout 600 \
     "${expected[@]}" 2>/dev/null | tail -1)
-  rm -f "$out/db/$name.db"*
+  # --resume also continues a search that was cut off (its database kept).
+  continue_search=false
+  if [ "$resume" = 1 ] && [ -s "$out/db/$name.db" ]; then
+    continue_search=true
+  else
+    rm -f "$out/db/$name.db"*
+  fi
   start=$(date +%s)
-  timeout 3600 "$bin/ke-opt" "$src" --ke-evolve="budget=$budget threads=$threads db=$out/db/$name.db" \
+  timeout 3600 "$bin/ke-opt" "$src" --ke-evolve="budget=$budget threads=$threads db=$out/db/$name.db resume=$continue_search" \
     -o "$out/$name.best.mlir" 2> "$out/$name.evolve.txt"
   evolve_status=$?
   seconds=$(( $(date +%s) - start ))

@@ -11,6 +11,8 @@ packages=(
   # the sanitizer job and the fuzzer (scripts/test-sanitized.sh)
   libclang-rt-22-dev
   libcurl4-openssl-dev nlohmann-json3-dev libsqlite3-dev sqlite3 libgtest-dev
+  # the Slurm executor's tests: a one-node cluster (test/Slurm/cluster.sh)
+  slurmd slurmctld slurm-client munge
   # the riscv target: cross linker, qemu user mode, llvm-mca (in llvm-22)
   gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user llvm-22
 )

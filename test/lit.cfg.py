@@ -61,3 +61,25 @@ if shutil.which("chromium"):
     config.available_features.add("chromium")
 else:
     lit_config.note("ke-report html's rendering test skipped: no chromium on PATH")
+
+# The Slurm executor's tests run against a real one-node cluster on this
+# machine (test/Slurm/cluster.sh: munged, slurmctld and slurmd from Debian's
+# packages, every file under the build tree), started once for the run and
+# stopped at its end.
+import atexit
+slurm_state = os.path.join(config.ke_obj_root, "test", "slurm-cluster")
+cluster_script = os.path.join(config.ke_src_root, "test", "Slurm", "cluster.sh")
+if all(shutil.which(tool) for tool in ("slurmctld", "slurmd", "munged", "srun")):
+    started = subprocess.run([cluster_script, "start", slurm_state], capture_output=True,
+                             text=True, timeout=120)
+    if started.returncode == 0:
+        config.available_features.add("slurm")
+        config.environment["SLURM_CONF"] = os.path.join(slurm_state, "slurm.conf")
+        atexit.register(lambda: subprocess.run([cluster_script, "stop", slurm_state],
+                                               capture_output=True, timeout=60))
+    else:
+        lit_config.note("Slurm tests skipped: the test cluster did not start: " +
+                        started.stderr.strip()[-400:])
+else:
+    lit_config.note("Slurm tests skipped: slurmctld, slurmd, munged or srun is not installed "
+                    "(scripts/install-deps.sh installs them)")

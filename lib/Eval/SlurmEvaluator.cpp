@@ -9,6 +9,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <thread>
@@ -27,6 +28,7 @@ std::string ke::eval::findClusterFailure(llvm::StringRef srunErrors) {
       "Socket timed out", "Unable to contact slurm controller",
       "Communication connection failure", "step creation temporarily disabled",
       "Invalid partition", "Requested node configuration",
+      "aborted before step completely launched",
       "Zero Bytes were transmitted"};
   llvm::SmallVector<llvm::StringRef> lines;
   srunErrors.split(lines, '\n', -1, false);
@@ -34,6 +36,22 @@ std::string ke::eval::findClusterFailure(llvm::StringRef srunErrors) {
     for (llvm::StringRef sign : kSigns)
       if (line.contains(sign))
         return line.trim().str();
+  return "";
+}
+
+std::string ke::eval::describeClusterJobState(llvm::StringRef stateAndReason) {
+  // squeue's "%T|%r" of a job that ended: the states in which the cluster,
+  // not the program, ended it.
+  static constexpr llvm::StringLiteral kClusterStates[] = {
+      "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+      "DEADLINE"};
+  auto [state, reason] = stateAndReason.trim().split('|');
+  for (llvm::StringRef clusterState : kClusterStates)
+    if (state == clusterState)
+      return ("job " + state + (reason.empty() || reason == "None"
+                                    ? std::string()
+                                    : " (" + reason.str() + ")"))
+          .str();
   return "";
 }
 
@@ -45,7 +63,8 @@ SlurmEvaluator::SlurmEvaluator(SlurmEvaluatorOptions options)
     slurmArguments.push_back(word.str());
   jobPrefix = "ke-" + std::to_string(::getpid());
   // Programs are started by path: resolve the names on PATH once.
-  for (std::string *path : {&this->options.srunPath, &this->options.scancelPath})
+  for (std::string *path : {&this->options.srunPath, &this->options.scancelPath,
+                            &this->options.squeuePath})
     if (!llvm::StringRef(*path).contains('/'))
       if (llvm::ErrorOr<std::string> found = llvm::sys::findProgramByName(*path))
         *path = *found;
@@ -89,12 +108,31 @@ SlurmEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
                               redirects, /*SecondsToWait=*/30);
   };
 
+  // How Slurm says the job ended ("CANCELLED|None"), while it still
+  // remembers it (MinJobAge); empty when it cannot say.
+  auto jobState = [&](const std::string &jobName) -> std::string {
+    std::string output = run.workDirectory + "/squeue-" + jobName + ".txt";
+    std::string name = "--name=" + jobName;
+    llvm::StringRef arguments[] = {options.squeuePath, "-h", "-t", "all",
+                                   name, "-o", "%T|%r"};
+    std::optional<llvm::StringRef> redirects[] = {
+        llvm::StringRef(""), llvm::StringRef(output), llvm::StringRef("")};
+    llvm::sys::ExecuteAndWait(options.squeuePath, arguments, std::nullopt,
+                              redirects, /*SecondsToWait=*/30);
+    std::string text = readWholeFile(output);
+    llvm::sys::fs::remove(output);
+    return llvm::StringRef(text).trim().split('\n').first.str();
+  };
+
   auto launch = [&](size_t index, unsigned attempt) {
     const EvaluationRequest &request = requests[index];
     Running job;
     job.request = index;
     job.attempt = attempt;
-    job.jobName = llvm::formatv("{0}-{1}", jobPrefix, launched++).str();
+    // Numbered across every evaluator of this process: one search's
+    // job names never repeat.
+    static std::atomic<unsigned> jobCount{0};
+    job.jobName = llvm::formatv("{0}-{1}", jobPrefix, jobCount++).str();
     std::string base = llvm::formatv("{0}/slurm-{1}-{2}", run.workDirectory,
                                      request.kernel, index)
                            .str();
@@ -177,9 +215,13 @@ SlurmEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
       }
       std::string report = readWholeFile(job.reportPath);
       std::string errors = readWholeFile(job.stderrPath);
-      std::string clusterFailure =
-          llvm::StringRef(report).trim().empty() ? findClusterFailure(errors)
-                                                 : "";
+      // No verdict: ask Slurm how the job ended, else read srun's errors.
+      std::string clusterFailure;
+      if (llvm::StringRef(report).trim().empty()) {
+        clusterFailure = describeClusterJobState(jobState(job.jobName));
+        if (clusterFailure.empty())
+          clusterFailure = findClusterFailure(errors);
+      }
       if (job.killed && llvm::StringRef(report).trim().empty())
         clusterFailure = llvm::formatv("no result after {0} s; job cancelled",
                                        run.timeoutSeconds + 600);

@@ -29,8 +29,8 @@ struct SlurmEvaluatorOptions {
   /// Passed to srun as they are, split at spaces (e.g. "-p gpu
   /// --gres=gpu:1 --time=00:05:00").
   std::string slurmArgs;
-  /// $KE_SRUN / $KE_SCANCEL, else srun and scancel on PATH.
-  std::string srunPath = "srun", scancelPath = "scancel";
+  /// $KE_SRUN / $KE_SCANCEL, else srun, scancel and squeue on PATH.
+  std::string srunPath = "srun", scancelPath = "scancel", squeuePath = "squeue";
   /// Times a job failed for the cluster's reasons is queued again.
   unsigned retries = 1;
   /// Whether the search was asked to stop (Ctrl-C, SIGTERM).
@@ -42,6 +42,11 @@ struct SlurmEvaluatorOptions {
 /// The reason a job failed for the cluster (a line of srun's or slurmstepd's
 /// stderr), or empty when its failure, if any, is the candidate's.
 std::string findClusterFailure(llvm::StringRef srunErrors);
+
+/// "job CANCELLED (reason)" when squeue's "%T|%r" of an ended job says the
+/// cluster ended it (cancelled, time limit, node failure, preemption, ...),
+/// else empty.
+std::string describeClusterJobState(llvm::StringRef stateAndReason);
 
 class SlurmEvaluator : public Evaluator {
 public:
@@ -56,7 +61,6 @@ private:
   SlurmEvaluatorOptions options;
   std::vector<std::string> slurmArguments;
   std::string jobPrefix; ///< "ke-<pid>": this search's jobs
-  unsigned launched = 0;
 };
 
 } // namespace ke::eval
