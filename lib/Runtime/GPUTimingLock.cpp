@@ -2,6 +2,7 @@
 
 #include "ke/Runtime/GPUTimingLock.h"
 
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -13,13 +14,40 @@
 
 using namespace ke::runtime;
 
+/// The physical GPU behind the process's device `device`: its entry of
+/// CUDA_VISIBLE_DEVICES (an index or a UUID, as a scheduler such as Slurm
+/// sets it), else the index itself. Jobs given different GPUs of one node
+/// then lock different files.
+static std::string getPhysicalDevice(int device) {
+  const char *visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (!visible || !*visible)
+    return std::to_string(device);
+  std::string list = visible;
+  size_t begin = 0;
+  for (int index = 0; begin <= list.size(); ++index) {
+    size_t end = list.find(',', begin);
+    if (end == std::string::npos)
+      end = list.size();
+    if (index == device) {
+      std::string id = list.substr(begin, end - begin);
+      for (char &c : id)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-')
+          c = '_';
+      return id.empty() ? std::to_string(device) : id;
+    }
+    begin = end + 1;
+  }
+  return std::to_string(device);
+}
+
 std::string GPUTimingLock::getPath(int device) {
   const char *directory = std::getenv("KE_GPU_LOCK_DIR");
   if (!directory || !*directory)
     directory = std::getenv("TMPDIR");
   if (!directory || !*directory)
     directory = "/tmp";
-  return std::string(directory) + "/ke-gpu" + std::to_string(device) + ".lock";
+  return std::string(directory) + "/ke-gpu" + getPhysicalDevice(device) +
+         ".lock";
 }
 
 GPUTimingLock::GPUTimingLock(int device) {

@@ -111,6 +111,11 @@ std::unique_ptr<eval::Evaluator> KernelSearch::makeEvaluator(
   eval::SlurmEvaluatorOptions slurm;
   slurm.run = runOptions;
   slurm.slurmArgs = slurmArgs;
+  // A GPU target's job asks for one GPU, unless the user chose how.
+  llvm::StringRef given(slurmArgs);
+  if (targetInfo->isGPU() && !given.contains("--gres") &&
+      !given.contains("--gpus") && !given.contains("-G "))
+    slurm.slurmArgs += " --gres=gpu:1";
   if (const char *srun = std::getenv("KE_SRUN"))
     slurm.srunPath = srun;
   if (const char *scancel = std::getenv("KE_SCANCEL"))

@@ -16,10 +16,23 @@ using namespace ke::runtime;
 
 namespace {
 
+/// Jobs a scheduler gives different GPUs of one node (CUDA_VISIBLE_DEVICES)
+/// lock different files, though each calls its GPU device 0.
+TEST(GPUTimingLockTest, LocksThePhysicalDevice) {
+  setenv("KE_GPU_LOCK_DIR", "/locks", 1);
+  setenv("CUDA_VISIBLE_DEVICES", "3,GPU-1f2e:x", 1);
+  EXPECT_EQ(GPUTimingLock::getPath(0), "/locks/ke-gpu3.lock");
+  EXPECT_EQ(GPUTimingLock::getPath(1), "/locks/ke-gpuGPU-1f2e_x.lock");
+  EXPECT_EQ(GPUTimingLock::getPath(2), "/locks/ke-gpu2.lock");
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  EXPECT_EQ(GPUTimingLock::getPath(1), "/locks/ke-gpu1.lock");
+}
+
 TEST(GPUTimingLockTest, ASecondProcessWaitsForTheFirst) {
   char directory[] = "/tmp/ke-lock-test-XXXXXX";
   ASSERT_NE(mkdtemp(directory), nullptr);
   setenv("KE_GPU_LOCK_DIR", directory, 1);
+  unsetenv("CUDA_VISIBLE_DEVICES");
   EXPECT_EQ(GPUTimingLock::getPath(0), std::string(directory) + "/ke-gpu0.lock");
   int ready[2];
   ASSERT_EQ(pipe(ready), 0);

@@ -1,7 +1,5 @@
 #!/usr/bin/env bash
-# srun that first logs its job name to $SRUN_LOG: shows the evaluations went
-# through Slurm.
-for arg in "$@"; do
-  case "$arg" in --job-name=*) echo "${arg#--job-name=}" >> "$SRUN_LOG" ;; esac
-done
+# srun that first logs its arguments, one line per job, to $SRUN_LOG: shows
+# the evaluations went through Slurm, and with what.
+echo "$*" >> "$SRUN_LOG"
 exec srun "$@"
