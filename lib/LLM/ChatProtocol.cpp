@@ -41,6 +41,8 @@ json makeBody(const LLMConfig &config, const ChatRequest &request,
                {"temperature", request.temperature}};
   if (!system.empty())
     body["system"] = system;
+  if (!request.stop.empty())
+    body[systemApart ? "stop_sequences" : "stop"] = request.stop;
   return body;
 }
 
@@ -65,9 +67,16 @@ class OpenAIProtocol : public ChatProtocol {
 public:
   HttpRequest buildRequest(const LLMConfig &config,
                            const ChatRequest &request) const override {
-    return makeRequest(config, "/chat/completions",
-                       makeBody(config, request, /*systemApart=*/false),
-                       "Authorization", "Bearer ");
+    json body = makeBody(config, request, /*systemApart=*/false);
+    if (!request.responseSchema.empty()) {
+      json schema = json::parse(request.responseSchema, nullptr, false);
+      if (!schema.is_discarded())
+        body["response_format"] = {
+            {"type", "json_schema"},
+            {"json_schema", {{"name", "reply"}, {"schema", schema}}}};
+    }
+    return makeRequest(config, "/chat/completions", body, "Authorization",
+                       "Bearer ");
   }
 
   llvm::Expected<ChatReply> parseReply(llvm::StringRef body) const override {
@@ -83,6 +92,9 @@ public:
       return malformed("no message content", body);
     ChatReply reply;
     reply.text = message["content"].get<std::string>();
+    const json &choice = object["choices"][0];
+    if (choice.contains("finish_reason") && choice["finish_reason"].is_string())
+      reply.finishReason = choice["finish_reason"].get<std::string>();
     if (object.contains("usage") && object["usage"].is_object()) {
       reply.promptTokens = usage(object["usage"], "prompt_tokens");
       reply.completionTokens = usage(object["usage"], "completion_tokens");
@@ -119,6 +131,13 @@ public:
       }
     if (!any)
       return malformed("no text block", body);
+    if (object.contains("stop_reason") && object["stop_reason"].is_string()) {
+      std::string reason = object["stop_reason"].get<std::string>();
+      reply.finishReason = reason == "max_tokens" ? "length"
+                           : reason == "end_turn" || reason == "stop_sequence"
+                               ? "stop"
+                               : reason;
+    }
     if (object.contains("usage") && object["usage"].is_object()) {
       reply.promptTokens = usage(object["usage"], "input_tokens");
       reply.completionTokens = usage(object["usage"], "output_tokens");

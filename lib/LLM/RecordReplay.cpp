@@ -1,6 +1,8 @@
 //===- RecordReplay.cpp - every LLM call kept in the database -------------===//
 
 #include "ke/LLM/RecordReplay.h"
+
+#include <algorithm>
 #include "ke/Store/Store.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -26,7 +28,29 @@ std::string ke::llm::computeReplayKey(llvm::StringRef model,
   hash.update("\n");
   hash.update(request.replayKeyText.empty() ? serializeMessages(request)
                                             : request.replayKeyText);
+  // The reply's form is part of the question.
+  if (!request.responseSchema.empty()) {
+    hash.update("\nschema:");
+    hash.update(request.responseSchema);
+  }
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+double RecordingClient::getCharsPerToken() const {
+  if (promptTokens <= 0)
+    return 4.0;
+  // Kept within what tokenizers give, so one odd reply cannot make prompts
+  // much too long or needlessly short.
+  return std::clamp(promptChars / promptTokens, 1.5, 8.0);
+}
+
+void RecordingClient::learnRatio(const ChatRequest &request,
+                                 const ChatReply &reply) {
+  if (!reply.promptTokens || *reply.promptTokens <= 0)
+    return;
+  for (const Message &message : request.messages)
+    promptChars += message.content.size();
+  promptTokens += static_cast<double>(*reply.promptTokens);
 }
 
 RecordingClient::RecordingClient(std::unique_ptr<LLMClient> live,
@@ -54,10 +78,12 @@ RecordingClient::complete(const ChatRequest &request) {
       reply.text = call.response;
       reply.promptTokens = call.promptTokens;
       reply.completionTokens = call.completionTokens;
+      reply.finishReason = call.finishReason;
       reply.latencySeconds = call.latencySeconds;
       reply.attempts = call.attempts;
       reply.callId = call.id;
       reply.replayed = true;
+      learnRatio(request, reply);
       tokensUsed +=
           call.promptTokens.value_or(0) + call.completionTokens.value_or(0);
       return reply;
@@ -85,8 +111,10 @@ RecordingClient::complete(const ChatRequest &request) {
     call.response = redact(reply->text, config.apiKey);
     call.promptTokens = reply->promptTokens;
     call.completionTokens = reply->completionTokens;
+    call.finishReason = reply->finishReason;
     call.latencySeconds = reply->latencySeconds;
     call.attempts = reply->attempts;
+    learnRatio(request, *reply);
     tokensUsed +=
         reply->promptTokens.value_or(0) + reply->completionTokens.value_or(0);
   } else {

@@ -5,10 +5,12 @@
 #include "ke/Eval/EvaluationReport.h"
 #include "ke/Propose/PromptSynthesizer.h"
 #include "ke/Propose/Rewrite.h"
+#include "ke/Propose/ScheduleReply.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Regex.h"
 
 using namespace ke::propose;
 
@@ -33,6 +35,9 @@ std::vector<Proposal> LLMProposer::propose(const ProposalContext &context) {
       break;
     }
     Proposal proposal = proposeOne(context);
+    // A call the budget could not cover was not made: the search ends.
+    if (!stopReason.empty())
+      break;
     // A replay that misses an answer would silently diverge from the
     // recorded search: stop instead.
     if (!proposal.error.empty() && client.getMode() == llm::LLMMode::Replay &&
@@ -47,7 +52,73 @@ std::vector<Proposal> LLMProposer::propose(const ProposalContext &context) {
   return proposals;
 }
 
+bool LLMProposer::useScheduleForm() const {
+  if (options.replyForm == "schedule")
+    return true;
+  if (options.replyForm == "ir")
+    return false;
+  // auto: small contexts cannot hold IR and its rewrite; a schedule fits.
+  return options.contextTokens > 0 && options.contextTokens <= 16384;
+}
+
 namespace {
+/// Tokens `request` will take, with the characters per token learnt so far
+/// and a few tokens of chat framing per message.
+int64_t estimatePromptTokens(const ke::llm::ChatRequest &request,
+                             double charsPerToken) {
+  double characters = 0;
+  for (const ke::llm::Message &message : request.messages)
+    characters += message.content.size();
+  return static_cast<int64_t>(characters / charsPerToken) +
+         8 * static_cast<int64_t>(request.messages.size());
+}
+} // namespace
+
+llvm::Error LLMProposer::reserveTokens(llm::ChatRequest &request,
+                                       unsigned minReply) {
+  int64_t prompt = estimatePromptTokens(request, client.getCharsPerToken());
+  int64_t reply = request.maxTokens;
+  if (options.contextTokens > 0) {
+    // A margin for the estimate's error.
+    int64_t room = options.contextTokens - prompt - 64;
+    if (room < minReply)
+      return llvm::createStringError(llvm::formatv(
+          "the prompt (about {0} tokens) leaves no room for a reply of {1} "
+          "tokens in llm-context={2}; nothing was sent",
+          prompt, minReply, options.contextTokens));
+    reply = std::min(reply, room);
+  }
+  if (options.tokenBudget > 0) {
+    int64_t room = options.tokenBudget - client.getTokensUsed() - prompt;
+    if (room < minReply) {
+      stopReason = llvm::formatv(
+          "LLM token budget: {0} of {1} tokens spent, the next call needs "
+          "about {2} (prompt) + {3} (reply)",
+          client.getTokensUsed(), options.tokenBudget, prompt, minReply);
+      return llvm::createStringError(stopReason);
+    }
+    reply = std::min(reply, room);
+  }
+  request.maxTokens = static_cast<unsigned>(reply);
+  return llvm::Error::success();
+}
+
+namespace {
+/// The line of `text` a diagnostic "<file>:LINE:COL: ..." in `problem`
+/// points at, if any.
+std::string findOffendingLine(llvm::StringRef problem, llvm::StringRef text) {
+  static const llvm::Regex location(":([0-9]+):([0-9]+): ");
+  llvm::SmallVector<llvm::StringRef> groups;
+  if (!location.match(problem, &groups))
+    return "";
+  unsigned line = 0;
+  if (groups[1].getAsInteger(10, line) || line == 0)
+    return "";
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n');
+  return line <= lines.size() ? lines[line - 1].str() : std::string();
+}
+
 /// The bound ke-run reported for a node, for retrieval.
 std::string readBound(llvm::StringRef diagnosis) {
   llvm::Expected<ke::eval::EvaluationReport> report =
@@ -99,10 +170,37 @@ Proposal LLMProposer::proposeOne(const ProposalContext &proposalContext) {
       llvm::consumeError(skills.takeError());
   }
 
-  llm::ChatRequest request = synthesizePrompt(inputs);
-  request.maxTokens = options.maxReplyTokens;
+  bool scheduleForm = useScheduleForm();
+  unsigned replyTokens = options.maxReplyTokens
+                             ? options.maxReplyTokens
+                             : (scheduleForm ? 512u : 4096u);
+  unsigned minReply = scheduleForm ? 128u : 512u;
+  // The prompt's share of the window, in the synthesizer's 4-character
+  // tokens, scaled by what the server's tokenizer does.
+  double scale = client.getCharsPerToken() / 4.0;
+  size_t promptTokens = options.promptTokens;
+  if (options.contextTokens > 0)
+    promptTokens = options.contextTokens > replyTokens + 64
+                       ? options.contextTokens - replyTokens - 64
+                       : options.contextTokens / 2;
+  inputs.tokenBudget = static_cast<size_t>(promptTokens * scale);
+
+  llm::ChatRequest request =
+      scheduleForm ? synthesizeSchedulePrompt(inputs) : synthesizePrompt(inputs);
+  bool scheduleOffered = !scheduleForm && options.replyForm == "auto";
+  if (scheduleOffered)
+    offerScheduleForm(request, proposalContext);
+  if (options.systemRole == "user")
+    moveSystemToUser(request);
+  request.maxTokens = replyTokens;
   request.temperature = options.temperature;
+  const llm::ChatRequest first = request;
   for (unsigned round = 0;; ++round) {
+    if (llvm::Error error = reserveTokens(request, minReply)) {
+      proposal.error = "llm: " + llvm::toString(std::move(error));
+      proposal.strategy = "llm: not asked";
+      return proposal;
+    }
     llvm::Expected<llm::ChatReply> reply = client.complete(request);
     if (!reply) {
       proposal.error = "llm: " + llvm::toString(reply.takeError());
@@ -110,30 +208,68 @@ Proposal LLMProposer::proposeOne(const ProposalContext &proposalContext) {
       return proposal;
     }
     proposal.llmCall = reply->callId;
-    std::string problem;
-    llvm::Expected<ParsedRewrite> rewrite = parseRewriteReply(reply->text);
-    if (rewrite) {
-      proposal.rewrite = rewrite->text;
-      proposal.strategy =
-          (rewrite->kind == RewriteKind::TransformScript ? "llm transform: "
-                                                         : "llm rewrite: ") +
-          (rewrite->explanation.empty() ? std::string("(no explanation)")
-                                        : rewrite->explanation);
-      llvm::Expected<std::string> payload = materializeRewrite(
-          *rewrite, base.payloadIR, proposalContext.kernelName, context);
-      if (payload) {
-        proposal.payloadIR = std::move(*payload);
+    if (reply->finishReason == "length") {
+      proposal.error = llvm::formatv("llm: the reply was cut at the limit of "
+                                     "{0} tokens",
+                                     request.maxTokens);
+      proposal.strategy = "llm: reply cut at the length limit";
+      if (round >= options.repairs)
+        return proposal;
+      request = synthesizeLengthRetry(first, request.maxTokens);
+      continue;
+    }
+    std::string problem, offendingLine;
+    bool looksLikeSchedule =
+        scheduleForm ||
+        (scheduleOffered && llvm::StringRef(reply->text).contains("\"ops\"") &&
+         !llvm::StringRef(reply->text).contains("```mlir"));
+    if (looksLikeSchedule) {
+      llvm::Expected<ScheduleReply> chosen = parseScheduleReply(
+          reply->text, proposalContext.shapes, proposalContext.threads);
+      if (chosen) {
+        proposal.schedule = chosen->schedule;
+        proposal.rewrite = reply->text;
+        proposal.strategy =
+            "llm schedule: " + (chosen->explanation.empty()
+                                    ? std::string("(no explanation)")
+                                    : chosen->explanation);
+        if (!chosen->adjustments.empty())
+          proposal.strategy +=
+              " [adjusted: " +
+              llvm::join(llvm::ArrayRef(chosen->adjustments).take_front(4),
+                         "; ") +
+              (chosen->adjustments.size() > 4 ? "; ..." : "") + "]";
         proposal.error.clear();
         return proposal;
       }
-      problem = llvm::toString(payload.takeError());
+      problem = llvm::toString(chosen.takeError());
+      proposal.strategy = "llm: unparsable schedule reply";
     } else {
-      problem = llvm::toString(rewrite.takeError());
-      proposal.strategy = "llm: unparsable reply";
+      llvm::Expected<ParsedRewrite> rewrite = parseRewriteReply(reply->text);
+      if (rewrite) {
+        proposal.rewrite = rewrite->text;
+        proposal.strategy =
+            (rewrite->kind == RewriteKind::TransformScript ? "llm transform: "
+                                                           : "llm rewrite: ") +
+            (rewrite->explanation.empty() ? std::string("(no explanation)")
+                                          : rewrite->explanation);
+        llvm::Expected<std::string> payload = materializeRewrite(
+            *rewrite, base.payloadIR, proposalContext.kernelName, context);
+        if (payload) {
+          proposal.payloadIR = std::move(*payload);
+          proposal.error.clear();
+          return proposal;
+        }
+        problem = llvm::toString(payload.takeError());
+        offendingLine = findOffendingLine(problem, rewrite->text);
+      } else {
+        problem = llvm::toString(rewrite.takeError());
+        proposal.strategy = "llm: unparsable reply";
+      }
     }
     proposal.error = "verify: " + problem;
     if (round >= options.repairs)
       return proposal;
-    request = synthesizeRepair(request, reply->text, problem);
+    request = synthesizeRepair(request, reply->text, problem, offendingLine);
   }
 }

@@ -3,6 +3,7 @@
 #include "ke/Propose/PromptSynthesizer.h"
 
 #include "ke/Eval/EvaluationReport.h"
+#include "ke/Propose/ScheduleReply.h"
 #include "ke/Target/TargetInfo.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -390,17 +391,156 @@ ChatRequest ke::propose::synthesizePrompt(const PromptInputs &inputs) {
   return request;
 }
 
+ChatRequest ke::propose::synthesizeLengthRetry(const ChatRequest &original,
+                                               unsigned maxTokens) {
+  // The cut reply is never sent back: it is long by definition, and a
+  // degenerate one would fill the next prompt.
+  ChatRequest request = original;
+  std::string note = llvm::formatv(
+      "\n\n(An earlier answer to this was cut at the limit of {0} tokens. "
+      "Answer shorter: {1}.)",
+      maxTokens,
+      original.responseSchema.empty()
+          ? "one sentence and one ```mlir block, no commentary"
+          : "only the JSON object, a short explanation");
+  request.messages.back().content += note;
+  if (!request.replayKeyText.empty())
+    request.replayKeyText += note;
+  return request;
+}
+
 ChatRequest ke::propose::synthesizeRepair(const ChatRequest &original,
                                           llvm::StringRef reply,
-                                          llvm::StringRef problem) {
+                                          llvm::StringRef problem,
+                                          llvm::StringRef offendingLine) {
   ChatRequest request = original;
   request.messages.push_back({"assistant", reply.str()});
-  std::string message =
-      "Your reply could not be used: " + problem.str() +
-      "\nFix it. Reply again with one sentence and one ```mlir block.";
+  std::string message = "Your reply could not be used: " + problem.str();
+  if (!offendingLine.empty())
+    message += "\nThe offending line: `" + offendingLine.trim().str() + "`";
+  message += original.responseSchema.empty()
+                 ? "\nFix it. Reply again with one sentence and one ```mlir "
+                   "block."
+                 : "\nFix it. Reply again with only the JSON object.";
   request.messages.push_back({"user", message});
   if (!request.replayKeyText.empty())
     request.replayKeyText +=
         "\n<assistant>\n" + reply.str() + "\n<user>\n" + message;
   return request;
+}
+
+llvm::StringRef ke::propose::getScheduleSystemPrompt() {
+  return "You tune kernels for ke, a search-based kernel optimizer. You do "
+         "not write code: for each linalg op of the kernel you choose the "
+         "knobs of ke's schedule (cache tiles, register tiles, "
+         "vectorization, threads, unrolling), ke builds and measures the "
+         "result. Reply with one JSON object and nothing else.";
+}
+
+namespace {
+/// A node's schedule in the reply's form, or its strategy when it has none.
+std::string describeNodeSchedule(const NodeView &node) {
+  if (!node.schedule.empty()) {
+    llvm::Expected<Schedule> schedule = Schedule::parse(node.schedule);
+    if (schedule)
+      return scheduleToReplyJSON(*schedule);
+    llvm::consumeError(schedule.takeError());
+  }
+  return "(" + llvm::StringRef(node.strategy).take_front(120).str() + ")";
+}
+} // namespace
+
+ChatRequest ke::propose::synthesizeSchedulePrompt(const PromptInputs &inputs) {
+  const ProposalContext &context = *inputs.context;
+  PromptText user;
+  user.add(llvm::formatv("# Kernel @{0} on {1} ({2}), {3} thread(s)\n",
+                         context.kernelName, context.target,
+                         describeTarget(context.target), context.threads)
+               .str());
+  user.add("Its linalg ops, their loops (trip count, kind) and the valid "
+           "values of every knob:\n");
+  user.add(describeScheduleSpace(context.shapes, context.threads));
+  user.add("cache[i] tiles loop i for the caches (0: not tiled); register[i] "
+           "tiles it again for registers (0: not tiled), within its cache "
+           "tile; with vectorize, the register tile becomes one vector (keep "
+           "the product of an op's register tiles at most 1024); parallel "
+           "runs the cache tiles of parallel loops on threads; unroll "
+           "unrolls the innermost register loop.\n\n");
+
+  user.add("# Measured (speedup over the naive loops; higher is better)\n");
+  user.add("- reference (naive loops): 1x\n");
+  // The parent's path, its siblings and the best so far, each once.
+  std::vector<const NodeView *> shown;
+  auto show = [&](const NodeView &node, llvm::StringRef role) {
+    if (node.index == 0 ||
+        llvm::any_of(shown, [&](const NodeView *seen) {
+          return seen->index == node.index;
+        }))
+      return;
+    if (user.size() > inputs.tokenBudget * 4 / 2)
+      return; // the history may take half the prompt
+    shown.push_back(&node);
+    user.add("- " + role.str() + " " + std::to_string(node.index) + ": " +
+             describeNodeSchedule(node) + " -> ");
+    addSpeedup(user, node);
+    if (!node.error.empty()) {
+      user.add(" (");
+      user.addVolatile(llvm::StringRef(node.error).take_front(160));
+      user.add(")");
+    }
+    user.add("\n");
+  };
+  for (const NodeView &node : context.trajectory)
+    show(node, "node");
+  show(context.parent, "parent");
+  for (const NodeView &node : context.elite)
+    show(node, "best");
+  for (const NodeView &node : context.siblings)
+    show(node, "tried from the parent");
+  user.add("\n# Diagnosis of the parent\n");
+  addDiagnosis(user, context.parent);
+
+  user.add("\n# Reply\nChoose a schedule likely to be faster than the "
+           "parent, different from those measured. Reply with exactly one "
+           "JSON object of this form (these values are ke's default "
+           "schedule):\n");
+  user.add(renderScheduleSkeleton(context.shapes));
+  user.add("\n");
+
+  ChatRequest request;
+  request.messages.push_back({"system", getScheduleSystemPrompt().str()});
+  request.messages.push_back({"user", user.full});
+  request.replayKeyText = getScheduleSystemPrompt().str() + "\n" + user.key;
+  request.responseSchema = buildScheduleSchema(context.shapes, context.threads);
+  return request;
+}
+
+void ke::propose::offerScheduleForm(ChatRequest &request,
+                                    const ProposalContext &context) {
+  std::string offer =
+      "\n# Or choose a schedule instead\nInstead of IR, you may reply with "
+      "only a JSON object choosing ke's schedule for each op:\n" +
+      describeScheduleSpace(context.shapes, context.threads) + "Form:\n" +
+      renderScheduleSkeleton(context.shapes) + "\n";
+  request.messages.back().content += offer;
+  if (!request.replayKeyText.empty())
+    request.replayKeyText += offer;
+}
+
+void ke::propose::moveSystemToUser(ChatRequest &request) {
+  std::string system;
+  std::vector<llm::Message> kept;
+  for (llm::Message &message : request.messages) {
+    if (message.role == "system")
+      system += (system.empty() ? "" : "\n\n") + message.content;
+    else
+      kept.push_back(std::move(message));
+  }
+  if (system.empty())
+    return;
+  if (!kept.empty() && kept.front().role == "user")
+    kept.front().content = system + "\n\n" + kept.front().content;
+  else
+    kept.insert(kept.begin(), {"user", system});
+  request.messages = std::move(kept);
 }

@@ -31,6 +31,7 @@ LLMCallRecord readCall(Statement &select) {
   call.latencySeconds = select.getDouble(11);
   call.attempts = static_cast<int>(select.getInt(12));
   call.created = select.getDouble(13);
+  call.finishReason = select.getText(14);
   return call;
 }
 
@@ -47,15 +48,16 @@ std::optional<std::vector<LLMCallRecord>> readAllCalls(Statement &select) {
 
 constexpr const char *kCallColumns =
     "id, run, key, provider, model, request, response, status, error, "
-    "prompt_tokens, completion_tokens, latency_s, attempts, created";
+    "prompt_tokens, completion_tokens, latency_s, attempts, created, "
+    "finish_reason";
 } // namespace
 
 llvm::Expected<int64_t> Store::addLLMCall(const LLMCallRecord &call) {
   Statement insert(database,
                    "INSERT INTO llm_calls(run, key, provider, model, request, "
                    "response, status, error, prompt_tokens, completion_tokens, "
-                   "latency_s, attempts, created) VALUES "
-                   "(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                   "latency_s, attempts, created, finish_reason) VALUES "
+                   "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   insert.bind(1, call.run);
   insert.bind(2, call.key);
   insert.bind(3, call.provider);
@@ -69,6 +71,7 @@ llvm::Expected<int64_t> Store::addLLMCall(const LLMCallRecord &call) {
   insert.bind(11, call.latencySeconds);
   insert.bind(12, static_cast<int64_t>(call.attempts));
   insert.bind(13, call.created > 0 ? call.created : detail::now());
+  insert.bind(14, call.finishReason);
   if (!insert.ok() || insert.step() != SQLITE_DONE)
     return fail("cannot record an LLM call");
   return sqlite3_last_insert_rowid(database);

@@ -97,6 +97,10 @@ const char *const kMigrations[] = {
     ALTER TABLE runs ADD COLUMN holder TEXT NOT NULL DEFAULT '';
     ALTER TABLE runs ADD COLUMN heartbeat REAL;
     )sql",
+    // 4: why each LLM reply ended (a reply cut at max_tokens is "length").
+    R"sql(
+    ALTER TABLE llm_calls ADD COLUMN finish_reason TEXT NOT NULL DEFAULT '';
+    )sql",
 };
 
 } // namespace

@@ -15,6 +15,9 @@ COMMAND's status. A reply is an object:
   {"status": 429, "retry_after": SECONDS}         an error (any status)
   {"hang": SECONDS}                               no answer for that long
   {"raw": TEXT}                                   a 200 with this body
+A 200 may also give "finish_reason" (default "stop"). Usage reports 100
+prompt and 50 completion tokens, or, with "usage": "count" at the top of
+SCRIPT.json, a token per 4 characters of the messages and of the reply.
 Paths of content_file are relative to SCRIPT.json.
 """
 import http.server
@@ -31,7 +34,9 @@ def main():
         sys.exit(__doc__)
     script_path, log_path, command = sys.argv[1], sys.argv[2], sys.argv[4:]
     with open(script_path) as f:
-        replies = json.load(f)["replies"]
+        script = json.load(f)
+    replies = script["replies"]
+    count_usage = script.get("usage") == "count"
     base = os.path.dirname(os.path.abspath(script_path))
     lock = threading.Lock()
     served = [0]
@@ -76,17 +81,25 @@ def main():
                 if text is None:
                     with open(os.path.join(base, reply["content_file"])) as f:
                         text = f.read()
+                prompt_tokens, completion_tokens = 100, 50
+                if count_usage and isinstance(parsed, dict):
+                    chars = sum(len(m.get("content", "")) for m in parsed.get("messages", []))
+                    chars += len(parsed.get("system", ""))
+                    prompt_tokens, completion_tokens = chars // 4, len(text) // 4
+                finish = reply.get("finish_reason", "stop")
                 if self.path.endswith("/messages"):
                     payload = json.dumps({
                         "type": "message", "role": "assistant",
                         "content": [{"type": "text", "text": text}],
-                        "usage": {"input_tokens": 100, "output_tokens": 50}})
+                        "stop_reason": "max_tokens" if finish == "length" else "end_turn",
+                        "usage": {"input_tokens": prompt_tokens,
+                                  "output_tokens": completion_tokens}})
                 else:
                     payload = json.dumps({
-                        "choices": [{"index": 0, "message": {
+                        "choices": [{"index": 0, "finish_reason": finish, "message": {
                             "role": "assistant", "content": text}}],
-                        "usage": {"prompt_tokens": 100,
-                                  "completion_tokens": 50}})
+                        "usage": {"prompt_tokens": prompt_tokens,
+                                  "completion_tokens": completion_tokens}})
             data = payload.encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

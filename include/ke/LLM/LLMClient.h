@@ -32,12 +32,23 @@ struct ChatRequest {
   /// this, so a replayed search finds its answers although timings differ.
   /// Empty: the messages themselves.
   std::string replayKeyText;
+  /// A JSON schema the reply must follow (OpenAI's response_format, which
+  /// vLLM, llama.cpp's server and Ollama honour by constraining decoding);
+  /// empty: free text. Servers without it get the same prompt, whose
+  /// skeleton asks for the same JSON.
+  std::string responseSchema;
+  /// Sequences that end the reply (OpenAI "stop", Anthropic
+  /// "stop_sequences").
+  std::vector<std::string> stop;
 };
 
 struct ChatReply {
   std::string text;
   std::optional<int64_t> promptTokens;
   std::optional<int64_t> completionTokens;
+  /// Why the model stopped: "stop", "length" (cut at max_tokens), ... as
+  /// the server says it (Anthropic's max_tokens is reported as "length").
+  std::string finishReason;
   double latencySeconds = 0.0;
   int attempts = 1;
   /// The llm_calls row that recorded this call, when recorded.

@@ -42,6 +42,9 @@ public:
   /// Tokens of every call answered so far (replayed ones included, so a
   /// replayed search stops where the recorded one did).
   int64_t getTokensUsed() const { return tokensUsed; }
+  /// Characters per prompt token, learnt from the server's reported usage
+  /// (4 until a reply reports it).
+  double getCharsPerToken() const;
   LLMMode getMode() const { return mode; }
 
 private:
@@ -52,6 +55,8 @@ private:
   std::optional<int64_t> run;
   llvm::StringMap<size_t> answeredPerKey;
   int64_t tokensUsed = 0;
+  double promptChars = 0, promptTokens = 0;
+  void learnRatio(const ChatRequest &request, const ChatReply &reply);
 };
 
 } // namespace ke::llm

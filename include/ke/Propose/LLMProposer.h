@@ -26,8 +26,19 @@ struct LLMProposerOptions {
   size_t promptTokens = 8000; ///< budget of one prompt
   unsigned repairs = 1;       ///< repair rounds after a bad reply
   int64_t tokenBudget = 0;    ///< tokens of the whole search (0: none)
-  unsigned maxReplyTokens = 4096;
+  /// Tokens of a reply (0: 512 for schedule replies, 4096 for IR).
+  unsigned maxReplyTokens = 0;
   double temperature = 0.2;
+  /// The server's context window in tokens (0: unknown, promptTokens
+  /// applies): prompt + reply never exceed it.
+  unsigned contextTokens = 0;
+  /// schedule (JSON choice of the library's knobs), ir (transform script or
+  /// function), auto (schedule up to 16k tokens of context, else IR with
+  /// the schedule offered as an alternative).
+  std::string replyForm = "auto";
+  /// "user": the system prompt goes into the first user message (chat
+  /// templates that drop the system role).
+  std::string systemRole = "system";
 };
 
 class LLMProposer : public Proposer {
@@ -53,6 +64,11 @@ public:
 
 private:
   Proposal proposeOne(const ProposalContext &context);
+  /// Fits `request` into the context window and the token budget: its reply
+  /// limit is lowered if it must be; an error when even a short reply would
+  /// not fit (nothing is sent then).
+  llvm::Error reserveTokens(llm::ChatRequest &request, unsigned minReply);
+  bool useScheduleForm() const;
 
   llm::RecordingClient &client;
   const kb::KnowledgeBase *knowledge;

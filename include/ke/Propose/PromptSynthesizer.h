@@ -33,11 +33,31 @@ llvm::StringRef getSystemPrompt();
 
 llm::ChatRequest synthesizePrompt(const PromptInputs &inputs);
 
+/// The schedule reply form's prompt (ScheduleReply.h): the ops and the
+/// valid values of each knob, the measured schedules so far, the parent's
+/// diagnosis and a literal reply; its response schema is set.
+llm::ChatRequest synthesizeSchedulePrompt(const PromptInputs &inputs);
+llvm::StringRef getScheduleSystemPrompt();
+
+/// Adds the schedule form to an IR prompt as an alternative answer.
+void offerScheduleForm(llm::ChatRequest &request,
+                       const ProposalContext &context);
+
+/// For servers whose chat template drops the system role: its text goes
+/// at the head of the first user message.
+void moveSystemToUser(llm::ChatRequest &request);
+
 /// The follow-up asking for a repair: the original conversation, the reply
-/// and what was wrong with it.
+/// and what was wrong with it (quoting the offending line when known).
 llm::ChatRequest synthesizeRepair(const llm::ChatRequest &original,
                                   llvm::StringRef reply,
-                                  llvm::StringRef problem);
+                                  llvm::StringRef problem,
+                                  llvm::StringRef offendingLine = "");
+
+/// The same question again after a reply cut at `maxTokens`, asking for a
+/// shorter answer; the cut reply is not sent back.
+llm::ChatRequest synthesizeLengthRetry(const llm::ChatRequest &original,
+                                       unsigned maxTokens);
 
 /// Estimated tokens of a text (4 characters a token).
 inline size_t estimateTokens(llvm::StringRef text) {

@@ -30,7 +30,21 @@ defvar KeLLMOptions = [
   Option<"llmRepairs", "llm-repairs", "unsigned", /*default=*/"1",
          "Times a reply that does not parse or verify goes back for repair">,
   Option<"llmPromptTokens", "llm-prompt-tokens", "unsigned",
-         /*default=*/"8000", "Token budget of one prompt">,
+         /*default=*/"8000",
+         "Token budget of one prompt when llm-context is not given">,
+  Option<"llmContext", "llm-context", "unsigned", /*default=*/"0",
+         "The server's context window in tokens: prompt + reply never exceed "
+         "it (0: unknown; llm-prompt-tokens applies)">,
+  Option<"llmReplyTokens", "llm-reply-tokens", "unsigned", /*default=*/"0",
+         "Tokens of one reply (0: 512 for schedule replies, 4096 for IR)">,
+  Option<"llmReply", "llm-reply", "std::string", /*default=*/"\"auto\"",
+         "What the model writes: schedule (a JSON choice of the library's "
+         "knobs, constrained by a JSON schema), ir (a transform script or a "
+         "function), or auto (schedule when llm-context is at most 16384, "
+         "else IR with the schedule offered)">,
+  Option<"llmSystem", "llm-system", "std::string", /*default=*/"\"system\"",
+         "system, or user: the system prompt goes into the first user "
+         "message (for chat templates that drop the system role)">,
   Option<"kb", "kb", "std::string", /*default=*/"\"\"",
          "Extra knowledge directories, comma-separated (kb/ is always "
          "indexed)">,

@@ -100,6 +100,10 @@ propose::LLMSessionOptions getLLMSessionOptions(const PassT &pass) {
   options.proposer.promptTokens = pass.llmPromptTokens;
   options.proposer.repairs = pass.llmRepairs;
   options.proposer.tokenBudget = pass.llmMaxTokens;
+  options.proposer.contextTokens = pass.llmContext;
+  options.proposer.maxReplyTokens = pass.llmReplyTokens;
+  options.proposer.replyForm = pass.llmReply;
+  options.proposer.systemRole = pass.llmSystem;
   return options;
 }
 

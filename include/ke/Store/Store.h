@@ -27,7 +27,7 @@ class Statement;
 namespace ke::store {
 
 /// The schema version this build writes; older files are migrated on open.
-constexpr int kSchemaVersion = 3;
+constexpr int kSchemaVersion = 4;
 
 struct RunRecord {
   int64_t id = 0;
@@ -81,6 +81,7 @@ struct LLMCallRecord {
   std::string error;
   std::optional<int64_t> promptTokens;
   std::optional<int64_t> completionTokens;
+  std::string finishReason; ///< v4: "stop", "length", ...
   double latencySeconds = 0.0;
   int attempts = 1;
   double created = 0.0;
