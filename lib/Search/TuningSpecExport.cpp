@@ -36,7 +36,8 @@ ke::search::exportTuningSpec(store::Store &database, int64_t run,
       notes.push_back(kernel.name + ": no correct candidate");
       continue;
     }
-    if (best->proposer != "library" || best->schedule.empty()) {
+    // Library schedules and LLM schedule replies alike.
+    if (best->schedule.empty()) {
       notes.push_back(llvm::formatv("{0}: its best is node {1} ({2}), which "
                                     "has no library schedule to export",
                                     kernel.name, best->id, best->proposer)
