@@ -12,6 +12,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 
+#include <limits>
+
 using namespace ke::propose;
 
 MemoryOperator LLMProposer::chooseMemory(const ProposalContext &context) {
@@ -25,8 +27,12 @@ MemoryOperator LLMProposer::chooseMemory(const ProposalContext &context) {
   return MemoryOperator::InheritTrajectory;
 }
 
-std::vector<Proposal> LLMProposer::propose(const ProposalContext &context) {
+std::vector<Proposal> LLMProposer::propose(const ProposalContext &given) {
   std::vector<Proposal> proposals;
+  // Each proposal of a round is listed to the next prompts as already
+  // proposed from this parent, so they differ (ke-rewrite count=N,
+  // ke-evolve workers=N).
+  ProposalContext context = given;
   for (unsigned i = 0; i < context.count; ++i) {
     if (options.tokenBudget > 0 &&
         client.getTokensUsed() >= options.tokenBudget) {
@@ -47,6 +53,16 @@ std::vector<Proposal> LLMProposer::propose(const ProposalContext &context) {
       proposals.clear();
       break;
     }
+    NodeView proposed;
+    // Not a node of the tree (yet): an index no node has.
+    proposed.index = std::numeric_limits<size_t>::max() - i;
+    proposed.strategy = proposal.strategy;
+    proposed.status = proposal.error.empty() ? "proposed" : "failed";
+    proposed.error = proposal.error;
+    proposed.proposer = getName();
+    if (proposal.schedule)
+      proposed.schedule = proposal.schedule->toString();
+    context.siblings.push_back(std::move(proposed));
     proposals.push_back(std::move(proposal));
   }
   return proposals;
@@ -119,6 +135,43 @@ std::string findOffendingLine(llvm::StringRef problem, llvm::StringRef text) {
   return line <= lines.size() ? lines[line - 1].str() : std::string();
 }
 
+/// Retrieval tags from what the ops do: reductions, contractions,
+/// elementwise chains, gathers (an operand not indexed by plain loops),
+/// math functions, convolutions and pooling.
+std::vector<std::string> describeBehaviour(llvm::ArrayRef<OpShape> shapes) {
+  std::vector<std::string> tags;
+  auto add = [&](llvm::StringRef tag) {
+    if (!llvm::is_contained(tags, tag))
+      tags.push_back(tag.str());
+  };
+  for (const OpShape &shape : shapes) {
+    llvm::StringRef name(shape.name);
+    bool reduces = shape.hasReductionLoops();
+    if (reduces)
+      add("reduction");
+    if (reduces && shape.inputLoops.size() >= 2 && shape.uniformTypes)
+      add("contraction");
+    if (!reduces && shape.bounds.size() >= 1)
+      add("elementwise");
+    if (shape.hasMath)
+      add("exp");
+    if (llvm::any_of(shape.inputLoops, [](llvm::ArrayRef<int64_t> loops) {
+          return llvm::is_contained(loops, -1);
+        }))
+      add("gather");
+    if (name.contains("conv"))
+      add("convolution");
+    if (name.contains("pooling"))
+      add("pooling");
+    if (reduces && !shape.isReduction.empty() && shape.isReduction.back() &&
+        shape.bounds.size() >= 2 && shape.inputLoops.size() == 1)
+      add("row");
+  }
+  if (shapes.size() >= 2)
+    add("fusion");
+  return tags;
+}
+
 /// The bound ke-run reported for a node, for retrieval.
 std::string readBound(llvm::StringRef diagnosis) {
   llvm::Expected<ke::eval::EvaluationReport> report =
@@ -153,7 +206,14 @@ Proposal LLMProposer::proposeOne(const ProposalContext &proposalContext) {
     llvm::StringRef(proposalContext.opKinds).split(kinds, ',', -1, false);
     for (llvm::StringRef kind : kinds)
       signals.opKinds.push_back(kind.str());
+    // What the kernel does, not only its ops' names (a kernel of generics
+    // and fills says little by name).
+    for (const std::string &tag : describeBehaviour(proposalContext.shapes))
+      signals.opKinds.push_back(tag);
     signals.bound = readBound(parent.diagnosis);
+    // The reference's own measurement is the first prompt's evidence.
+    if (signals.bound.empty() && !proposalContext.trajectory.empty())
+      signals.bound = readBound(proposalContext.trajectory.front().diagnosis);
     signals.errorText = parent.error;
     auto passages = knowledge->retrieve(signals, options.passages);
     if (passages)

@@ -480,6 +480,11 @@ ChatRequest ke::propose::synthesizeSchedulePrompt(const PromptInputs &inputs) {
     if (user.size() > inputs.tokenBudget * 4 / 2)
       return; // the history may take half the prompt
     shown.push_back(&node);
+    if (node.status == "proposed") {
+      user.add("- proposed just now, not measured yet (choose another): " +
+               describeNodeSchedule(node) + "\n");
+      return;
+    }
     user.add("- " + role.str() + " " + std::to_string(node.index) + ": " +
              describeNodeSchedule(node) + " -> ");
     addSpeedup(user, node);
@@ -499,6 +504,24 @@ ChatRequest ke::propose::synthesizeSchedulePrompt(const PromptInputs &inputs) {
     show(node, "tried from the parent");
   user.add("\n# Diagnosis of the parent\n");
   addDiagnosis(user, context.parent);
+
+  // Knowledge gets at most a quarter of the budget: the choice is the point.
+  PromptText knowledge;
+  size_t knowledgeBudget = inputs.tokenBudget * 4 / 4;
+  for (const store::KnowledgePassage &passage : inputs.passages) {
+    PromptText entry;
+    entry.add("## " + passage.title + " / " + passage.heading + "\n" +
+              passage.body + "\n\n");
+    if (knowledge.size() + entry.size() > knowledgeBudget)
+      continue;
+    knowledge.append(entry);
+  }
+  if (knowledge.size()) {
+    PromptText section;
+    section.add("\n# Knowledge\n");
+    section.append(knowledge);
+    user.appendRetrieved(section);
+  }
 
   user.add("\n# Reply\nChoose a schedule likely to be faster than the "
            "parent, different from those measured. Reply with exactly one "
