@@ -69,6 +69,15 @@ private:
   const TargetInfo *targetInfo = nullptr;
 };
 
+/// An option's value, or the environment variable that stands in for it.
+static std::string fromEnvironment(const std::string &option,
+                                   const char *variable) {
+  if (!option.empty())
+    return option;
+  const char *value = std::getenv(variable);
+  return value ? value : "";
+}
+
 std::string EvolvePass::optionsJson() const {
   llvm::json::Object object{{"target", target.getValue()},
                             {"budget", budget.getValue()},
@@ -80,8 +89,14 @@ std::string EvolvePass::optionsJson() const {
                             {"seed", static_cast<int64_t>(seed.getValue())},
                             {"seeds", seeds.getValue()},
                             {"proposer", proposer.getValue()},
-                            {"llm_provider", llmProvider.getValue()},
-                            {"llm_model", llmModel.getValue()},
+                            // What the session will use: the option, else
+                            // the environment (LLMConfig::resolve's order).
+                            {"llm_provider", fromEnvironment(llmProvider,
+                                                             "KE_LLM_PROVIDER")},
+                            {"llm_model",
+                             fromEnvironment(llmModel, "KE_LLM_MODEL")},
+                            {"llm_reply", llmReply.getValue()},
+                            {"llm_context", llmContext.getValue()},
                             {"llm_mode", llmMode.getValue()},
                             {"skills", skills.getValue()},
                             {"exploration", exploration.getValue()}};
