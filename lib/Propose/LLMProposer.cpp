@@ -254,6 +254,7 @@ Proposal LLMProposer::proposeOne(const ProposalContext &proposalContext) {
     moveSystemToUser(request);
   request.maxTokens = replyTokens;
   request.temperature = options.temperature;
+  request.responseFormat = options.responseFormat;
   const llm::ChatRequest first = request;
   for (unsigned round = 0;; ++round) {
     if (llvm::Error error = reserveTokens(request, minReply)) {

@@ -37,6 +37,10 @@ struct ChatRequest {
   /// empty: free text. Servers without it get the same prompt, whose
   /// skeleton asks for the same JSON.
   std::string responseSchema;
+  /// How the schema is sent: "json_schema" (OpenAI's form: OpenAI, vLLM,
+  /// llama.cpp's llama-server, Ollama), "json_object" (the schema inside a
+  /// json_object format: llama-cpp-python's server) or "none".
+  std::string responseFormat = "json_schema";
   /// Sequences that end the reply (OpenAI "stop", Anthropic
   /// "stop_sequences").
   std::vector<std::string> stop;

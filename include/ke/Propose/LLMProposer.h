@@ -39,6 +39,8 @@ struct LLMProposerOptions {
   /// "user": the system prompt goes into the first user message (chat
   /// templates that drop the system role).
   std::string systemRole = "system";
+  /// How a schedule reply's JSON schema is sent (llm::ChatRequest).
+  std::string responseFormat = "json_schema";
 };
 
 class LLMProposer : public Proposer {

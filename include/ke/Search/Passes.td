@@ -42,6 +42,11 @@ defvar KeLLMOptions = [
          "knobs, constrained by a JSON schema), ir (a transform script or a "
          "function), or auto (schedule when llm-context is at most 16384, "
          "else IR with the schedule offered)">,
+  Option<"llmResponseFormat", "llm-response-format", "std::string",
+         /*default=*/"\"json_schema\"",
+         "How a schedule reply's JSON schema is sent: json_schema (OpenAI, "
+         "vLLM, llama.cpp's llama-server, Ollama), json_object (the schema "
+         "inside json_object: llama-cpp-python's server) or none">,
   Option<"llmSystem", "llm-system", "std::string", /*default=*/"\"system\"",
          "system, or user: the system prompt goes into the first user "
          "message (for chat templates that drop the system role)">,

@@ -104,6 +104,7 @@ propose::LLMSessionOptions getLLMSessionOptions(const PassT &pass) {
   options.proposer.maxReplyTokens = pass.llmReplyTokens;
   options.proposer.replyForm = pass.llmReply;
   options.proposer.systemRole = pass.llmSystem;
+  options.proposer.responseFormat = pass.llmResponseFormat;
   return options;
 }
 
