@@ -7,21 +7,25 @@
 # stops it at the end. With KE_LLM_BASE_URL (and KE_LLM_MODEL, a key in
 # KE_LLM_API_KEY where needed): that endpoint, e.g. a strong model.
 #
-#   bench/llm_real.sh [--budget N] [--context TOKENS] [--out DIR] [KERNEL ...]
+#   bench/llm_real.sh [--budget N] [--time-limit S] [--context TOKENS] [--out DIR] [KERNEL ...]
 #
 # Per kernel (default: softmax, matmul_bias_relu, rmsnorm of bench/kernels):
 # ke-evolve proposer=llm with the schedule reply form and with the IR form,
 # proposer=mixed (schedule form) and proposer=library, same budget and seed;
 # then bench/llm_table.py: calls, replies, parsed, valid candidates,
 # correct, faster than the parent, tokens, seconds per call, best speedup.
+# --time-limit S caps each search (a small model on a small machine takes
+# 10 to 20 s a call, and repeats itself: its duplicates cost calls, not
+# candidates).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-budget=12 context=8192 out="$root/build/bench/llm-real"
+budget=12 context=8192 time_limit=0 out="$root/build/bench/llm-real"
 kernels=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --budget) budget="$2"; shift 2 ;;
     --context) context="$2"; shift 2 ;;
+    --time-limit) time_limit="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     -h|--help) sed -n 2,17p "$0"; exit 0 ;;
     -*) echo "bench/llm_real.sh: unknown option $1" >&2; exit 2 ;;
@@ -76,7 +80,7 @@ for kernel in "${kernels[@]}"; do
     esac
     echo "== $kernel $config" >&2
     start=$(date +%s)
-    "$root/build/bin/ke-opt" "$file" --ke-evolve="$options budget=$budget seed=1 llm-context=$context db=$db min-time=0.05 skills=false warm-start=false" \
+    "$root/build/bin/ke-opt" "$file" --ke-evolve="$options budget=$budget time-limit=$time_limit seed=1 llm-context=$context db=$db min-time=0.05 skills=false warm-start=false" \
       -o "$out/$kernel-$config.mlir" 2> "$out/$kernel-$config.log"
     echo "   $(( $(date +%s) - start )) s, exit $?" >&2
     tables+=("$kernel/$config=$db")

@@ -287,6 +287,31 @@ Proposal LLMProposer::proposeOne(const ProposalContext &proposalContext) {
     if (looksLikeSchedule) {
       llvm::Expected<ScheduleReply> chosen = parseScheduleReply(
           reply->text, proposalContext.shapes, proposalContext.threads);
+      // A schedule already measured (small models copy the example) is
+      // asked again, warmer, instead of costing a duplicate.
+      std::string chosenText = chosen ? chosen->schedule.toString() : "";
+      bool known =
+          chosen && (llvm::any_of(proposalContext.trajectory,
+                                  [&](const NodeView &node) {
+                                    return node.schedule == chosenText;
+                                  }) ||
+                     proposalContext.parent.schedule == chosenText ||
+                     llvm::any_of(proposalContext.elite,
+                                  [&](const NodeView &node) {
+                                    return node.schedule == chosenText;
+                                  }) ||
+                     llvm::any_of(proposalContext.siblings,
+                                  [&](const NodeView &node) {
+                                    return node.schedule == chosenText;
+                                  }));
+      if (known && round < options.repairs) {
+        request = synthesizeRepair(
+            request, reply->text,
+            "this schedule (" + chosenText +
+                ") was already measured or proposed; choose a different one");
+        request.temperature = std::max(request.temperature, 0.9);
+        continue;
+      }
       if (chosen) {
         proposal.schedule = chosen->schedule;
         proposal.rewrite = reply->text;
