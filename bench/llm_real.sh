@@ -7,7 +7,8 @@
 # stops it at the end. With KE_LLM_BASE_URL (and KE_LLM_MODEL, a key in
 # KE_LLM_API_KEY where needed): that endpoint, e.g. a strong model.
 #
-#   bench/llm_real.sh [--budget N] [--time-limit S] [--context TOKENS] [--out DIR] [KERNEL ...]
+#   bench/llm_real.sh [--budget N] [--time-limit S] [--context TOKENS]
+#                     [--configs "schedule ir mixed library"] [--out DIR] [KERNEL ...]
 #
 # Per kernel (default: softmax, matmul_bias_relu, rmsnorm of bench/kernels):
 # ke-evolve proposer=llm with the schedule reply form and with the IR form,
@@ -19,15 +20,16 @@
 # candidates).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-budget=12 context=8192 time_limit=0 out="$root/build/bench/llm-real"
+budget=12 context=8192 time_limit=0 configs="schedule ir mixed library" out="$root/build/bench/llm-real"
 kernels=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --budget) budget="$2"; shift 2 ;;
     --context) context="$2"; shift 2 ;;
     --time-limit) time_limit="$2"; shift 2 ;;
+    --configs) configs="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
     -*) echo "bench/llm_real.sh: unknown option $1" >&2; exit 2 ;;
     *) kernels+=("$1"); shift ;;
   esac
@@ -69,7 +71,7 @@ tables=()
 for kernel in "${kernels[@]}"; do
   file="$root/bench/kernels/$kernel.mlir"
   [ -f "$kernel" ] && file="$kernel" && kernel=$(basename "$kernel" .mlir)
-  for config in schedule ir mixed library; do
+  for config in $configs; do
     db="$out/$kernel-$config.db"
     rm -f "$db" "$db-wal" "$db-shm"
     case "$config" in
