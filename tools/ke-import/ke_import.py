@@ -342,6 +342,40 @@ def infer_ranges(torch, function, arguments):
 
 # --- export ----------------------------------------------------------------
 
+def _prefix_scan(torch, x, dim, combine, identity):
+    """Inclusive prefix scan along `dim` in log2(n) steps of shifted
+    combines (Hillis-Steele): only ops torch-mlir lowers to linalg."""
+    dim = dim % x.dim() if x.dim() else 0
+    n = x.shape[dim]
+    shift = 1
+    while shift < n:
+        head = torch.full_like(x.narrow(dim, 0, shift), identity)
+        shifted = torch.cat([head, x.narrow(dim, 0, n - shift)], dim)
+        x = combine(x, shifted)
+        shift *= 2
+    return x
+
+
+def decompositions(torch):
+    """torch-mlir's decompositions, plus scans: torch-mlir lowers cumsum and
+    cumprod to tm_tensor.scan, which is not upstream MLIR."""
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+    table = dict(get_decomposition_table())
+    aten = torch.ops.aten
+
+    def cumsum(x, dim, dtype=None):
+        x = x.to(dtype) if dtype is not None else x
+        return _prefix_scan(torch, x, dim, torch.add, 0)
+
+    def cumprod(x, dim, dtype=None):
+        x = x.to(dtype) if dtype is not None else x
+        return _prefix_scan(torch, x, dim, torch.mul, 1)
+
+    table[aten.cumsum.default] = cumsum
+    table[aten.cumprod.default] = cumprod
+    return table
+
+
 def import_model(model, inputs, name="kernel", notes=None):
     """Exports `model` called on `inputs` (tensors; other values are folded
     into the kernel as constants) as one ke kernel named `name`."""
@@ -376,7 +410,8 @@ def import_model(model, inputs, name="kernel", notes=None):
 
     try:
         module = fx.export_and_import(Functional(), *arguments,
-                                      output_type="linalg-on-tensors", func_name=name)
+                                      output_type="linalg-on-tensors", func_name=name,
+                                      decomposition_table=decompositions(torch))
     except Exception as error:
         lines = str(error).strip().splitlines()
         raise ImportError_("torch-mlir could not export the model: " + type(error).__name__ +
