@@ -127,7 +127,10 @@ public:
     ChatReply reply;
     bool any = false;
     for (const json &block : object["content"])
-      if (block.is_object() && block.value("type", "") == "text" &&
+      // Fields are read only with the type they must have: a reply is
+      // untrusted input (a number where a string belongs must not throw).
+      if (block.is_object() && block.contains("type") &&
+          block["type"].is_string() && block["type"] == "text" &&
           block.contains("text") && block["text"].is_string()) {
         reply.text += block["text"].get<std::string>();
         any = true;

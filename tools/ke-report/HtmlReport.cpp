@@ -51,6 +51,21 @@ std::string escapeHtml(llvm::StringRef text) {
   return out;
 }
 
+/// A field of a recorded JSON object with the type it must have, else
+/// `fallback`: what the database holds is read, never trusted to be right.
+std::string stringField(const json &object, const char *key,
+                        const std::string &fallback) {
+  auto found = object.find(key);
+  return found != object.end() && found->is_string() ? found->get<std::string>()
+                                                      : fallback;
+}
+
+double numberField(const json &object, const char *key, double fallback) {
+  auto found = object.find(key);
+  return found != object.end() && found->is_number() ? found->get<double>()
+                                                      : fallback;
+}
+
 /// JSON for a <script type="application/json"> block: '<' is escaped so
 /// that no "</script>" inside a string can end the block.
 std::string embedJson(const json &value) {
@@ -338,12 +353,14 @@ void writeProfile(llvm::raw_ostream &os, llvm::StringRef diagnosis) {
   os << "<h3>Profile of the best candidate</h3><table class=\"summary\">"
         "<tr><th>region</th><th>time (us)</th><th>share</th></tr>";
   for (const json &region : report["profile"]) {
-    double share = region.value("share", 0.0);
+    if (!region.is_object())
+      continue;
+    double share = numberField(region, "share", 0.0);
     os << llvm::formatv("<tr><td>{0}</td><td>{1:f1}</td><td><span "
                         "class=\"bar\" style=\"width:{2:f0}px\"></span> "
                         "{3:f1}%</td></tr>",
-                        escapeHtml(region.value("region", std::string("?"))),
-                        region.value("time_ns", 0.0) / 1e3, share * 200,
+                        escapeHtml(stringField(region, "region", "?")),
+                        numberField(region, "time_ns", 0.0) / 1e3, share * 200,
                         share * 100);
   }
   os << "</table>\n";
@@ -379,9 +396,9 @@ void writeLLMCalls(llvm::raw_ostream &os, store::Store &database,
       for (const json &message : messages) {
         if (!message.is_object())
           continue;
-        std::string content = message.value("content", std::string());
+        std::string content = stringField(message, "content", "");
         os << "<div class=\"msg\"><span class=\"role\">"
-           << escapeHtml(message.value("role", std::string("?")))
+           << escapeHtml(stringField(message, "role", "?"))
            << "</span><pre>" << escapeHtml(redactSecrets(content))
            << "</pre></div>";
       }

@@ -112,6 +112,14 @@ TEST(ChatProtocolTest, OpenAIRequestAndReply) {
   EXPECT_EQ(reply->text, "hi");
   EXPECT_EQ(reply->promptTokens, 7);
   EXPECT_EQ(reply->completionTokens, 2);
+  HttpRequest schema = protocol->buildRequest(config("openai"), [] {
+    ChatRequest withSchema = request();
+    withSchema.responseSchema = R"({"type":"object"})";
+    return withSchema;
+  }());
+  EXPECT_NE(schema.body.find(R"("response_format":{"json_schema":{"name":"reply","schema":{"type":"object"}},"type":"json_schema"})"),
+            std::string::npos)
+      << schema.body;
   auto bad = protocol->parseReply(R"({"choices":[]})");
   ASSERT_FALSE(bool(bad));
   EXPECT_NE(llvm::toString(bad.takeError()).find("no choices"),
@@ -135,6 +143,19 @@ TEST(ChatProtocolTest, AnthropicRequestAndReply) {
   EXPECT_EQ(reply->text, "ab");
   EXPECT_EQ(reply->completionTokens, 4);
   EXPECT_FALSE(ChatProtocol::get("gemini"));
+
+  // A reply is untrusted: a field of the wrong type is a malformed reply,
+  // not an exception (found by the parser fuzzer).
+  auto numberType = protocol->parseReply(
+      R"({"content":[{"type":20,"text":"hello"}],"stop_reason":"end_turn"})");
+  ASSERT_FALSE(bool(numberType));
+  EXPECT_NE(llvm::toString(numberType.takeError()).find("no text block"),
+            std::string::npos);
+  // A cut reply is reported as such, in OpenAI's words.
+  auto cut = protocol->parseReply(
+      R"({"content":[{"type":"text","text":"a"}],"stop_reason":"max_tokens"})");
+  ASSERT_TRUE(bool(cut));
+  EXPECT_EQ(cut->finishReason, "length");
 }
 
 TEST(HttpChatClientTest, RetriesA429ThenSucceeds) {
