@@ -27,11 +27,7 @@ ke::search::exportTuningSpec(store::Store &database, int64_t run,
     auto nodes = database.loadNodes(kernel.id);
     if (!nodes)
       return nodes.takeError();
-    const store::NodeRecord *best = nullptr;
-    for (const store::NodeRecord &node : *nodes)
-      if (node.status == "correct" && node.speedup &&
-          (!best || *node.speedup > *best->speedup))
-        best = &node;
+    const store::NodeRecord *best = store::findBestNode(*nodes);
     if (!best) {
       notes.push_back(kernel.name + ": no correct candidate");
       continue;

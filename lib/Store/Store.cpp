@@ -453,6 +453,15 @@ NodeRecord readNode(Statement &select) {
 }
 } // namespace
 
+const NodeRecord *ke::store::findBestNode(const std::vector<NodeRecord> &nodes) {
+  const NodeRecord *best = nullptr;
+  for (const NodeRecord &node : nodes)
+    if (node.status == "correct" && node.speedup &&
+        (!best || *node.speedup > *best->speedup))
+      best = &node;
+  return best;
+}
+
 llvm::Expected<std::vector<NodeRecord>> Store::loadNodes(int64_t kernel) {
   Statement select(database, std::string("SELECT ") + kNodeColumns +
                                  " FROM nodes WHERE kernel = ? ORDER BY id");

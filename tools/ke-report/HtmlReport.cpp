@@ -424,7 +424,7 @@ int writeKernel(llvm::raw_ostream &os, store::Store &database,
   if (!loaded)
     return fail(loaded.takeError());
   const std::vector<store::NodeRecord> &nodes = *loaded;
-  const store::NodeRecord *best = findBestNode(nodes);
+  const store::NodeRecord *best = store::findBestNode(nodes);
   size_t correct = 0, incorrect = 0, failed = 0;
   for (const store::NodeRecord &node : nodes) {
     correct += node.status == "correct";

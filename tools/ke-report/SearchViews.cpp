@@ -51,16 +51,6 @@ std::string cell(llvm::StringRef text, size_t limit = 80) {
 }
 } // namespace
 
-const store::NodeRecord *
-ke::report::findBestNode(const std::vector<store::NodeRecord> &nodes) {
-  const store::NodeRecord *best = nullptr;
-  for (const store::NodeRecord &node : nodes)
-    if (node.status == "correct" && node.speedup &&
-        (!best || *node.speedup > *best->speedup))
-      best = &node;
-  return best;
-}
-
 llvm::Expected<store::RunRecord>
 ke::report::resolveRun(store::Store &database, std::optional<int64_t> run) {
   if (run) {
@@ -103,7 +93,7 @@ int ke::report::showRuns(store::Store &database, llvm::raw_ostream &os) {
       nodes += loaded->size();
       for (const store::NodeRecord &node : *loaded)
         correct += node.status == "correct";
-      if (const store::NodeRecord *top = findBestNode(*loaded))
+      if (const store::NodeRecord *top = store::findBestNode(*loaded))
         best = std::max(best.value_or(0.0), *top->speedup);
     }
     os << llvm::formatv(
@@ -185,7 +175,7 @@ int ke::report::showBest(store::Store &database, std::optional<int64_t> run,
     auto nodes = database.loadNodes(record.id);
     if (!nodes)
       return fail(nodes.takeError());
-    const store::NodeRecord *best = findBestNode(*nodes);
+    const store::NodeRecord *best = store::findBestNode(*nodes);
     if (!best) {
       os << llvm::formatv("| {0} | {1} | {2} | {3} | - | - | - | - | no "
                           "correct candidate |\n",

@@ -32,9 +32,6 @@ int showNodes(store::Store &database, std::optional<int64_t> run,
 int showBest(store::Store &database, std::optional<int64_t> run,
              const std::string &kernel, bool withIR, llvm::raw_ostream &os);
 
-/// The best correct, timed node of `nodes` (highest speedup), if any.
-const store::NodeRecord *findBestNode(const std::vector<store::NodeRecord> &);
-
 /// `run`, else the latest run; an error when the database has none.
 llvm::Expected<store::RunRecord> resolveRun(store::Store &database,
                                             std::optional<int64_t> run);

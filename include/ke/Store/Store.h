@@ -67,6 +67,10 @@ struct NodeRecord {
   std::optional<int64_t> llmCall; ///< the LLM call that proposed it
 };
 
+/// The correct node of `nodes` with the highest speedup, if any: the best a
+/// search found (reports and tuning specs read it alike).
+const NodeRecord *findBestNode(const std::vector<NodeRecord> &nodes);
+
 /// One request to a language model and its answer. The request is the
 /// provider-neutral JSON of the messages: it never holds a credential.
 struct LLMCallRecord {
