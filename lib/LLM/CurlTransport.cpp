@@ -1,4 +1,4 @@
-//===- CurlTransport.cpp - HTTP POST through libcurl ----------------------===//
+//===- CurlTransport.cpp - HTTP requests through libcurl ------------------===//
 
 #include "ke/LLM/HttpTransport.h"
 
@@ -11,6 +11,12 @@
 using namespace ke::llm;
 
 HttpTransport::~HttpTransport() = default;
+
+HttpResponse HttpTransport::get(const HttpRequest &) {
+  HttpResponse response;
+  response.transportError = "this transport does not send GET requests";
+  return response;
+}
 
 namespace {
 size_t appendBody(char *data, size_t size, size_t count, void *user) {
@@ -37,6 +43,14 @@ CurlTransport::CurlTransport() {
 }
 
 HttpResponse CurlTransport::post(const HttpRequest &request) {
+  return perform(request, /*isPost=*/true);
+}
+
+HttpResponse CurlTransport::get(const HttpRequest &request) {
+  return perform(request, /*isPost=*/false);
+}
+
+HttpResponse CurlTransport::perform(const HttpRequest &request, bool isPost) {
   HttpResponse response;
   CURL *curl = curl_easy_init();
   if (!curl) {
@@ -49,9 +63,11 @@ HttpResponse CurlTransport::post(const HttpRequest &request) {
   char errorBuffer[CURL_ERROR_SIZE] = {0};
   curl_easy_setopt(curl, CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE,
-                   static_cast<long>(request.body.size()));
+  if (isPost) {
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE,
+                     static_cast<long>(request.body.size()));
+  }
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, appendBody);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &response.body);
   curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, readHeader);

@@ -1,6 +1,7 @@
 //===- HttpChatClient.cpp - requests with retries -------------------------===//
 
 #include "ke/LLM/HttpChatClient.h"
+#include "ke/LLM/ServerLimits.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -20,6 +21,10 @@ HttpChatClient::HttpChatClient(LLMConfig config,
       sleep([](double seconds) {
         std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
       }) {}
+
+std::optional<unsigned> HttpChatClient::queryContextWindow() {
+  return readContextWindow(config, *transport);
+}
 
 llvm::Expected<ChatReply> HttpChatClient::complete(const ChatRequest &request) {
   if (!protocol)

@@ -59,6 +59,25 @@ RecordingClient::RecordingClient(std::unique_ptr<LLMClient> live,
     : live(std::move(live)), config(std::move(config)), store(store),
       mode(mode), run(run) {}
 
+std::optional<unsigned> RecordingClient::queryContextWindow() {
+  std::string key = "context:" + config.model;
+  if (mode == LLMMode::Replay || !live) {
+    auto recorded = store.getServerFact(key);
+    if (!recorded) {
+      llvm::consumeError(recorded.takeError());
+      return std::nullopt;
+    }
+    unsigned window = 0;
+    if (!*recorded || llvm::StringRef(**recorded).getAsInteger(10, window))
+      return std::nullopt;
+    return window;
+  }
+  std::optional<unsigned> window = live->queryContextWindow();
+  if (window)
+    llvm::consumeError(store.setServerFact(key, std::to_string(*window)));
+  return window;
+}
+
 llvm::Expected<ChatReply>
 RecordingClient::complete(const ChatRequest &request) {
   std::string key = computeReplayKey(config.model, request);

@@ -184,6 +184,39 @@ std::string readBound(llvm::StringRef diagnosis) {
 }
 } // namespace
 
+bool LLMProposer::isKnownSchedule(const Schedule &schedule,
+                                  const ProposalContext &context) const {
+  std::string text = schedule.toString();
+  auto same = [&](const NodeView &node) { return node.schedule == text; };
+  // This round's proposals are siblings the search has not built yet.
+  if (same(context.parent) || llvm::any_of(context.trajectory, same) ||
+      llvm::any_of(context.siblings, same) || llvm::any_of(context.elite, same))
+    return true;
+  return context.buildsKnownCandidate && context.buildsKnownCandidate(schedule);
+}
+
+std::optional<Schedule>
+LLMProposer::findUnmeasuredNeighbour(const Schedule &schedule,
+                                     const ProposalContext &context) {
+  if (context.shapes.empty() || schedule.ops.size() != context.shapes.size())
+    return std::nullopt;
+  if (!neighbours)
+    neighbours.emplace(/*seed=*/0x6b65, std::max(1u, context.threads));
+  // Up to 16 one-knob changes; when all are known, one of them is the start
+  // of the next 16 (3 knobs away at most).
+  Schedule current = schedule;
+  for (int step = 0; step < 3; ++step) {
+    Schedule next = current;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+      next = neighbours->mutate(current, context.shapes);
+      if (!isKnownSchedule(next, context))
+        return next;
+    }
+    current = next;
+  }
+  return std::nullopt;
+}
+
 Proposal LLMProposer::proposeOne(const ProposalContext &proposalContext) {
   Proposal proposal;
   proposal.memory = chooseMemory(proposalContext);
@@ -287,30 +320,27 @@ Proposal LLMProposer::proposeOne(const ProposalContext &proposalContext) {
     if (looksLikeSchedule) {
       llvm::Expected<ScheduleReply> chosen = parseScheduleReply(
           reply->text, proposalContext.shapes, proposalContext.threads);
-      // A schedule already measured (small models copy the example) is
-      // asked again, warmer, instead of costing a duplicate.
-      std::string chosenText = chosen ? chosen->schedule.toString() : "";
-      bool known =
-          chosen && (llvm::any_of(proposalContext.trajectory,
-                                  [&](const NodeView &node) {
-                                    return node.schedule == chosenText;
-                                  }) ||
-                     proposalContext.parent.schedule == chosenText ||
-                     llvm::any_of(proposalContext.elite,
-                                  [&](const NodeView &node) {
-                                    return node.schedule == chosenText;
-                                  }) ||
-                     llvm::any_of(proposalContext.siblings,
-                                  [&](const NodeView &node) {
-                                    return node.schedule == chosenText;
-                                  }));
-      if (known && round < options.repairs) {
-        request = synthesizeRepair(
-            request, reply->text,
-            "this schedule (" + chosenText +
-                ") was already measured or proposed; choose a different one");
-        request.temperature = std::max(request.temperature, 0.9);
-        continue;
+      // A schedule already measured (small models copy the example's) is
+      // moved to the nearest unmeasured one, said in the strategy, so the
+      // reply still yields a candidate; only when every neighbour is known
+      // is the model asked again, warmer.
+      if (chosen && isKnownSchedule(chosen->schedule, proposalContext)) {
+        std::string repeated = chosen->schedule.toString();
+        if (std::optional<Schedule> moved =
+                findUnmeasuredNeighbour(chosen->schedule, proposalContext)) {
+          chosen->adjustments.insert(
+              chosen->adjustments.begin(),
+              "already measured (" + repeated +
+                  "), moved to the nearest unmeasured schedule");
+          chosen->schedule = std::move(*moved);
+        } else if (round < options.repairs) {
+          request = synthesizeRepair(
+              request, reply->text,
+              "this schedule (" + repeated +
+                  ") was already measured or proposed; choose a different one");
+          request.temperature = std::max(request.temperature, 0.9);
+          continue;
+        }
       }
       if (chosen) {
         proposal.schedule = chosen->schedule;

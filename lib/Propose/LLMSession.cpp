@@ -46,8 +46,14 @@ LLMSession::create(store::Store &store, std::optional<int64_t> run,
     return knowledge.takeError();
   session->knowledge.emplace(std::move(*knowledge));
 
+  // A window the user did not give is the server's own, where it says it
+  // (recorded, so a replay sizes its prompts alike).
+  LLMProposerOptions proposerOptions = options.proposer;
+  if (proposerOptions.contextTokens == 0)
+    if (std::optional<unsigned> window = session->client->queryContextWindow())
+      proposerOptions.contextTokens = *window;
   session->proposer =
       std::make_unique<LLMProposer>(*session->client, &*session->knowledge,
-                                    &store, context, options.proposer);
+                                    &store, context, proposerOptions);
   return session;
 }

@@ -372,6 +372,15 @@ LogicalResult KernelSearch::run() {
     propose::ProposalContext proposalContext = makeProposalContext(
         *prepared, target, threads, EvolveTreeView(tree, nodes), parent,
         std::max(1, std::min<int>(std::max(1u, workers), remaining)));
+    proposalContext.buildsKnownCandidate =
+        [&](const propose::Schedule &schedule) {
+          propose::Proposal probe;
+          probe.schedule = schedule;
+          propose::BuiltCandidate built =
+              propose::buildCandidate(probe, base, kernel, prepared->shapes);
+          return built.problem.empty() && built.module &&
+                 seen.contains(hashText(printOp(*built.module)));
+        };
 
     size_t arm = bandit.select(exploration);
     propose::Proposer &chosen = *arms[arm];

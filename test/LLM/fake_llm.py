@@ -18,7 +18,10 @@ COMMAND's status. A reply is an object:
 A 200 may also give "finish_reason" (default "stop"). Usage reports 100
 prompt and 50 completion tokens, or, with "usage": "count" at the top of
 SCRIPT.json, a token per 4 characters of the messages and of the reply.
-Paths of content_file are relative to SCRIPT.json.
+Paths of content_file are relative to SCRIPT.json. GET /v1/models and
+GET /props answer SCRIPT.json's top-level "models" and "props" objects (as
+vLLM and llama.cpp's server do), or 404 without them; GETs are logged to
+LOG.jsonl.get.
 """
 import http.server
 import json
@@ -44,6 +47,24 @@ def main():
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
+
+        def do_GET(self):
+            with lock:
+                with open(log_path + ".get", "a") as log:
+                    log.write(self.path + "\n")
+            answer = {"/v1/models": script.get("models"),
+                      "/props": script.get("props")}.get(self.path)
+            if answer is None:
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            data = json.dumps(answer).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length", 0))

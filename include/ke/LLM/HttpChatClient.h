@@ -19,6 +19,7 @@ public:
                  uint64_t seed = 0);
   llvm::Expected<ChatReply> complete(const ChatRequest &request) override;
   const LLMConfig &getConfig() const override { return config; }
+  std::optional<unsigned> queryContextWindow() override;
   /// Replaces the sleeping between retries (tests).
   void setSleep(std::function<void(double)> sleep) {
     this->sleep = std::move(sleep);

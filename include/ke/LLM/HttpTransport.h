@@ -1,4 +1,4 @@
-//===- HttpTransport.h - one HTTP POST, through libcurl ---------*- C++ -*-===//
+//===- HttpTransport.h - one HTTP request, through libcurl ------*- C++ -*-===//
 
 #ifndef KE_LLM_HTTPTRANSPORT_H
 #define KE_LLM_HTTPTRANSPORT_H
@@ -29,6 +29,9 @@ class HttpTransport {
 public:
   virtual ~HttpTransport();
   virtual HttpResponse post(const HttpRequest &request) = 0;
+  /// A GET of `request.url` (the body is ignored). Transports that cannot
+  /// answer with a transport error.
+  virtual HttpResponse get(const HttpRequest &request);
 };
 
 /// The real transport (libcurl).
@@ -36,6 +39,10 @@ class CurlTransport : public HttpTransport {
 public:
   CurlTransport();
   HttpResponse post(const HttpRequest &request) override;
+  HttpResponse get(const HttpRequest &request) override;
+
+private:
+  HttpResponse perform(const HttpRequest &request, bool isPost);
 };
 
 } // namespace ke::llm

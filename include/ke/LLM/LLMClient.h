@@ -86,6 +86,9 @@ public:
   virtual ~LLMClient();
   virtual llvm::Expected<ChatReply> complete(const ChatRequest &request) = 0;
   virtual const LLMConfig &getConfig() const = 0;
+  /// The server's context window in tokens, where the server says it
+  /// (none by default).
+  virtual std::optional<unsigned> queryContextWindow() { return std::nullopt; }
 };
 
 /// `text` with every occurrence of `secret` (if non-empty) replaced, for

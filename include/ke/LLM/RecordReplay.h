@@ -38,6 +38,9 @@ public:
                   std::optional<int64_t> run);
   llvm::Expected<ChatReply> complete(const ChatRequest &request) override;
   const LLMConfig &getConfig() const override { return config; }
+  /// Asks the live server and records its answer; a replay reads the
+  /// recorded answer, so it sizes prompts as the recording did.
+  std::optional<unsigned> queryContextWindow() override;
 
   /// Tokens of every call answered so far (replayed ones included, so a
   /// replayed search stops where the recorded one did).

@@ -13,6 +13,7 @@
 #include "ke/KB/KnowledgeBase.h"
 #include "ke/LLM/RecordReplay.h"
 #include "ke/Propose/Proposer.h"
+#include "ke/Propose/TransformLibraryProposer.h"
 
 namespace mlir {
 class MLIRContext;
@@ -71,6 +72,14 @@ private:
   /// not fit (nothing is sent then).
   llvm::Error reserveTokens(llm::ChatRequest &request, unsigned minReply);
   bool useScheduleForm() const;
+  /// Whether `schedule` was measured or proposed already (the tree as the
+  /// search sees it, and this round's proposals).
+  bool isKnownSchedule(const Schedule &schedule,
+                       const ProposalContext &context) const;
+  /// The nearest schedule nobody measured yet: library mutations (one knob
+  /// each) of `schedule`, up to a few steps away; none when all are known.
+  std::optional<Schedule> findUnmeasuredNeighbour(const Schedule &schedule,
+                                                  const ProposalContext &context);
 
   llm::RecordingClient &client;
   const kb::KnowledgeBase *knowledge;
@@ -78,6 +87,8 @@ private:
   mlir::MLIRContext *context;
   LLMProposerOptions options;
   unsigned proposed = 0;
+  /// Moves a repeated schedule to an unmeasured neighbour; deterministic.
+  std::optional<TransformLibraryProposer> neighbours;
   std::string stopReason, failure;
 };
 

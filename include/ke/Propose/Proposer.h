@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,6 +57,10 @@ struct ProposalContext {
   std::vector<NodeView> siblings;   ///< the parent's children so far
   std::vector<NodeView> elite;      ///< best correct nodes, best first
   unsigned count = 1;               ///< children wanted
+  /// Whether a schedule builds a candidate the search has already seen (the
+  /// search builds it and compares the IR, so two schedules that lower
+  /// alike count as one). Null: proposers compare schedules' text only.
+  std::function<bool(const Schedule &)> buildsKnownCandidate;
 };
 
 struct Proposal {

@@ -34,7 +34,8 @@ defvar KeLLMOptions = [
          "Token budget of one prompt when llm-context is not given">,
   Option<"llmContext", "llm-context", "unsigned", /*default=*/"0",
          "The server's context window in tokens: prompt + reply never exceed "
-         "it (0: unknown; llm-prompt-tokens applies)">,
+         "it (0: what the server says where it says it: vLLM's /v1/models, "
+         "llama.cpp's /props; else unknown and llm-prompt-tokens applies)">,
   Option<"llmReplyTokens", "llm-reply-tokens", "unsigned", /*default=*/"0",
          "Tokens of one reply (0: 512 for schedule replies, 4096 for IR)">,
   Option<"llmReply", "llm-reply", "std::string", /*default=*/"\"auto\"",

@@ -171,6 +171,10 @@ public:
   llvm::Expected<std::vector<SkillRecord>> loadSkills();
 
   // LLM calls (LLMCalls.cpp).
+  /// What was learnt about an LLM server (its context window, ...), kept in
+  /// the meta table under `key` so a replay decides as the recording did.
+  llvm::Expected<std::optional<std::string>> getServerFact(llvm::StringRef key);
+  llvm::Error setServerFact(llvm::StringRef key, llvm::StringRef value);
   llvm::Expected<int64_t> addLLMCall(const LLMCallRecord &call);
   /// The calls recorded under `key`, oldest first: the successful ones, or
   /// with `withErrors` the failed ones too (a replay repeats failures).
