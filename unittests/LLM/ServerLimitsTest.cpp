@@ -9,10 +9,12 @@
 using namespace ke::llm;
 
 namespace {
+using Answers = std::map<std::string, std::string>;
+
 /// Answers GETs by URL (404 for others) and remembers what was asked.
 class GetTransport : public HttpTransport {
 public:
-  explicit GetTransport(std::map<std::string, std::string> answers)
+  explicit GetTransport(Answers answers)
       : answers(std::move(answers)) {}
   HttpResponse post(const HttpRequest &) override {
     ADD_FAILURE() << "reading limits must not POST";
@@ -74,27 +76,27 @@ TEST(ServerLimitsTest, ParsesLlamaCppProps) {
 }
 
 TEST(ServerLimitsTest, AsksModelsThenProps) {
-  GetTransport vllm({{"http://h:8000/v1/models",
+  GetTransport vllm(Answers{{"http://h:8000/v1/models",
                       R"({"data":[{"id":"served","max_model_len":8192}]})"}});
   EXPECT_EQ(readContextWindow(openAI("http://h:8000/v1/"), vllm), 8192u);
   ASSERT_EQ(vllm.asked.size(), 1u);
   ASSERT_EQ(vllm.headers.size(), 1u);
   EXPECT_EQ(vllm.headers[0].second, "Bearer sk-limits");
 
-  GetTransport llamaCpp(
-      {{"http://h:8080/v1/models", R"({"data":[{"id":"served"}]})"},
+  GetTransport llamaCpp(Answers{
+      {"http://h:8080/v1/models", R"({"data":[{"id":"served"}]})"},
        {"http://h:8080/props",
         R"({"default_generation_settings":{"n_ctx":2048}})"}});
   EXPECT_EQ(readContextWindow(openAI("http://h:8080/v1"), llamaCpp), 2048u);
   EXPECT_EQ(llamaCpp.asked.back(), "http://h:8080/props");
 
-  GetTransport silent({});
+  GetTransport silent(Answers{});
   EXPECT_EQ(readContextWindow(openAI("http://h:1/v1"), silent), std::nullopt);
   EXPECT_EQ(silent.asked.size(), 2u);
 
   LLMConfig anthropic = openAI("https://api.anthropic.com/v1");
   anthropic.provider = "anthropic";
-  GetTransport unused({});
+  GetTransport unused(Answers{});
   EXPECT_EQ(readContextWindow(anthropic, unused), std::nullopt);
   EXPECT_TRUE(unused.asked.empty());
 }
