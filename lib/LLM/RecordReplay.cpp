@@ -60,9 +60,9 @@ RecordingClient::RecordingClient(std::unique_ptr<LLMClient> live,
       mode(mode), run(run) {}
 
 std::optional<unsigned> RecordingClient::queryContextWindow() {
-  std::string key = "context:" + config.model;
+  std::string key = "llm-server:context:" + config.model;
   if (mode == LLMMode::Replay || !live) {
-    auto recorded = store.getServerFact(key);
+    auto recorded = store.getMetaValue(key);
     if (!recorded) {
       llvm::consumeError(recorded.takeError());
       return std::nullopt;
@@ -74,7 +74,7 @@ std::optional<unsigned> RecordingClient::queryContextWindow() {
   }
   std::optional<unsigned> window = live->queryContextWindow();
   if (window)
-    llvm::consumeError(store.setServerFact(key, std::to_string(*window)));
+    llvm::consumeError(store.setMetaValue(key, std::to_string(*window)));
   return window;
 }
 

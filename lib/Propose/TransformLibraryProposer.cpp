@@ -506,6 +506,7 @@ TransformLibraryProposer::propose(const ProposalContext &context) {
       warmStart.erase(warmStart.begin());
       proposal.schedule = std::move(schedule);
       proposal.memory = MemoryOperator::Restart;
+      proposal.pinned = true;
       proposal.strategy =
           proposal.schedule->toString() + " (warm start: " + description + ")";
       proposals.push_back(std::move(proposal));
@@ -516,6 +517,7 @@ TransformLibraryProposer::propose(const ProposalContext &context) {
       bool first = context.siblings.empty() && i == 0;
       proposal.schedule = first ? makeDefaultSchedule(context.shapes)
                                 : makeRandomSchedule(context.shapes);
+      proposal.pinned = first;
       proposal.memory = MemoryOperator::Restart;
     } else {
       proposal.memory = static_cast<MemoryOperator>(chooseMemory(generator));

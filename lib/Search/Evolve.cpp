@@ -99,7 +99,9 @@ std::string EvolvePass::optionsJson() const {
                             {"llm_context", llmContext.getValue()},
                             {"llm_mode", llmMode.getValue()},
                             {"skills", skills.getValue()},
-                            {"exploration", exploration.getValue()}};
+                            {"exploration", exploration.getValue()},
+                            {"cost_model", costModel.getValue()},
+                            {"cost_model_pool", costModelPool.getValue()}};
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -183,6 +185,8 @@ void EvolvePass::runOnOperation() {
     return outOfRange("threads", threads, ">= 1");
   if (seeds < 1)
     return outOfRange("seeds", seeds, ">= 1");
+  if (costModelPool < 1)
+    return outOfRange("cost-model-pool", costModelPool, ">= 1");
   if (!finiteAtLeast(exploration, 0))
     return outOfRange("exploration", exploration, "a finite number >= 0");
   if (evalTimeout < 1)
@@ -323,6 +327,8 @@ void EvolvePass::runOnOperation() {
   options.warmStart = warmStart;
   options.keepTree = keepTree;
   options.exploration = exploration;
+  options.costModel = costModel;
+  options.costModelPool = costModelPool;
   options.keRun = keRun;
   options.workDirectory = workDirectory;
   options.executor = executor;

@@ -16,6 +16,7 @@
 #include "ke/Propose/FileProposer.h"
 #include "ke/Propose/LLMSession.h"
 #include "ke/Propose/TransformLibraryProposer.h"
+#include "ke/Search/ProposalScreen.h"
 #include "ke/Search/ProposerBandit.h"
 #include "ke/Search/SearchSession.h"
 #include "ke/Search/SearchTree.h"
@@ -249,6 +250,18 @@ LogicalResult KernelSearch::run() {
     nodes.push_back(stored);
   }
 
+  // The cost model screens the library's proposals on CPU targets; it
+  // learns from every node, the resumed ones too.
+  std::optional<ProposalScreen> screen;
+  if (costModel && !targetInfo->isGPU()) {
+    screen.emplace(prepared->shapes, targetInfo->hasThreads ? threads : 1u,
+                   costModelPool, /*exploration=*/0.25,
+                   seed * 6151 + kernelIndex);
+    screen->loadPrior(*resources.database, target);
+    for (const store::NodeRecord &stored : llvm::drop_begin(nodes))
+      screen->learn(stored);
+  }
+
   // An evaluated node into the database: its result (none: it failed before
   // evaluation, with status and error already set) and speedup over naive.
   auto commitNode = [&](store::NodeRecord &node,
@@ -384,8 +397,15 @@ LogicalResult KernelSearch::run() {
 
     size_t arm = bandit.select(exploration);
     propose::Proposer &chosen = *arms[arm];
+    // Only the library's proposals are cheap enough to draw in pools.
+    bool screened = screen && chosen.getName() == "library";
+    unsigned wanted = proposalContext.count;
+    if (screened)
+      proposalContext.count = screen->widen(wanted);
     std::vector<propose::Proposal> proposalList =
         chosen.propose(proposalContext);
+    if (screened)
+      screen->screen(proposalList, wanted);
     if (proposalList.empty()) {
       if (std::string failure = chosen.getFailure(); !failure.empty())
         return fail(failure);
@@ -479,6 +499,8 @@ LogicalResult KernelSearch::run() {
       double speedup = *committed;
       size_t index = tree.addChild(parent, speedup, node.status == "correct");
       indexOfDbId[node.id] = index;
+      if (screen)
+        screen->learn(node);
       summary.account(node.status);
       bestOfExpansion = std::max(bestOfExpansion, speedup);
       // A clean-slate proposal was built from the reference: its gain is
@@ -494,6 +516,16 @@ LogicalResult KernelSearch::run() {
     reportProgress(summary, budget, tree.getBestSpeedup(), elapsed(), false);
   }
   reportProgress(summary, budget, tree.getBestSpeedup(), elapsed(), true);
+  // What this kernel taught the model is the next search's prior.
+  if (screen)
+    if (llvm::Error error = screen->savePrior(*resources.database, target)) {
+      if (resources.anchor)
+        resources.anchor->emitWarning()
+            << "ke-evolve: the cost model's weights were not saved: "
+            << llvm::toString(std::move(error));
+      else
+        llvm::consumeError(std::move(error));
+    }
 
   size_t best = tree.getBestNode();
   summary.speedup = tree.getBestSpeedup();

@@ -52,28 +52,6 @@ constexpr const char *kCallColumns =
     "finish_reason";
 } // namespace
 
-llvm::Expected<std::optional<std::string>>
-Store::getServerFact(llvm::StringRef key) {
-  Statement select(database, "SELECT value FROM meta WHERE key = ?");
-  select.bind(1, "llm-server:" + key.str());
-  if (!select.ok())
-    return fail("cannot read an LLM server's recorded facts");
-  if (select.step() != SQLITE_ROW)
-    return std::nullopt;
-  return select.getText(0);
-}
-
-llvm::Error Store::setServerFact(llvm::StringRef key, llvm::StringRef value) {
-  Statement upsert(database,
-                   "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) "
-                   "DO UPDATE SET value = excluded.value");
-  upsert.bind(1, "llm-server:" + key.str());
-  upsert.bind(2, value);
-  if (!upsert.ok() || upsert.step() != SQLITE_DONE)
-    return fail("cannot record an LLM server's facts");
-  return llvm::Error::success();
-}
-
 llvm::Expected<int64_t> Store::addLLMCall(const LLMCallRecord &call) {
   Statement insert(database,
                    "INSERT INTO llm_calls(run, key, provider, model, request, "

@@ -520,3 +520,25 @@ llvm::Expected<int64_t> Store::countNodes(int64_t run) {
     return fail("cannot count nodes");
   return select.getInt(0);
 }
+
+llvm::Expected<std::optional<std::string>>
+Store::getMetaValue(llvm::StringRef key) {
+  Statement select(database, "SELECT value FROM meta WHERE key = ?");
+  select.bind(1, key);
+  if (!select.ok())
+    return fail("cannot read the meta table");
+  if (select.step() != SQLITE_ROW)
+    return std::nullopt;
+  return select.getText(0);
+}
+
+llvm::Error Store::setMetaValue(llvm::StringRef key, llvm::StringRef value) {
+  Statement upsert(database,
+                   "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) "
+                   "DO UPDATE SET value = excluded.value");
+  upsert.bind(1, key);
+  upsert.bind(2, value);
+  if (!upsert.ok() || upsert.step() != SQLITE_DONE)
+    return fail("cannot write the meta table");
+  return llvm::Error::success();
+}

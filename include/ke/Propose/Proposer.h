@@ -69,6 +69,9 @@ struct Proposal {
   /// ...or a whole replacement function (textual IR).
   std::string payloadIR;
   std::string strategy;
+  /// Measured whatever a cost model predicts (the default schedule, warm
+  /// starts).
+  bool pinned = false;
   MemoryOperator memory = MemoryOperator::InheritTrajectory;
   /// Set when the proposer failed to produce a usable candidate (an LLM
   /// reply that does not parse, ...): recorded as a failed node.

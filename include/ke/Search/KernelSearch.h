@@ -45,6 +45,8 @@ struct KernelSearchOptions {
   std::string proposer = "library", proposals;
   bool skills = true, warmStart = true, keepTree = false;
   double exploration = 0.5;
+  bool costModel = true;         ///< screen library proposals (CPU)
+  unsigned costModelPool = 8;    ///< proposals drawn per measured one
   std::string keRun;         ///< the ke-run executable
   std::string workDirectory; ///< candidates' files, the reference cache
   std::string executor = "local"; ///< local | slurm

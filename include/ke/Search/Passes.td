@@ -108,6 +108,19 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     gain); skills go into later prompts, and the schedules of the best ones
     for the same op kinds and target are proposed first by later searches
     (`warm-start`).
+
+    Cost model (`cost-model`, CPU targets, library proposals): ridge
+    regression from features of the schedule on the kernel's ops (vectorized
+    and threaded work, register-tile and vector sizes, vector registers live
+    and spills, cache-tile footprints against the host's L1 and L2, strided
+    vectors, unrolling, splits, fusion, fast math) to the log of the
+    measured speedup, refitted after every measurement. Once it has seen six
+    correct schedules of the kernel (three with weights learnt on earlier
+    kernels of the target), each expansion draws `cost-model-pool` times as
+    many proposals and measures the best-predicted, each slot given to a
+    random one of the pool with probability 0.25; the node's strategy says
+    the predicted rank. The weights are stored per target in the database
+    and are the prior of the next search.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
@@ -161,6 +174,13 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"warmStart", "warm-start", "bool", /*default=*/"true",
            "Propose the schedules of the best skills recorded for the same "
            "op kinds and target first">,
+    Option<"costModel", "cost-model", "bool", /*default=*/"true",
+           "Rank the library's proposals with a cost model trained on the "
+           "search's measurements (its weights kept per target in the "
+           "database) and measure only the best-predicted (CPU targets)">,
+    Option<"costModelPool", "cost-model-pool", "unsigned", /*default=*/"8",
+           "Library proposals drawn per measured one once the cost model "
+           "can rank (>= 1; 1: no screening)">,
     Option<"executor", "executor", "std::string", /*default=*/"\"local\"",
            "Where candidates are evaluated: local (ke-run processes, "
            "`workers` at a time) or slurm (each ke-run a Slurm job through "

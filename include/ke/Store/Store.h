@@ -170,11 +170,13 @@ public:
   /// Every skill, best gain first.
   llvm::Expected<std::vector<SkillRecord>> loadSkills();
 
+  // What searches learn beyond one run, in the meta table (Store.cpp): an
+  // LLM server's context window (so a replay decides as the recording did),
+  // a target's cost-model weights.
+  llvm::Expected<std::optional<std::string>> getMetaValue(llvm::StringRef key);
+  llvm::Error setMetaValue(llvm::StringRef key, llvm::StringRef value);
+
   // LLM calls (LLMCalls.cpp).
-  /// What was learnt about an LLM server (its context window, ...), kept in
-  /// the meta table under `key` so a replay decides as the recording did.
-  llvm::Expected<std::optional<std::string>> getServerFact(llvm::StringRef key);
-  llvm::Error setServerFact(llvm::StringRef key, llvm::StringRef value);
   llvm::Expected<int64_t> addLLMCall(const LLMCallRecord &call);
   /// The calls recorded under `key`, oldest first: the successful ones, or
   /// with `withErrors` the failed ones too (a replay repeats failures).
