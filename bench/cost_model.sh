@@ -90,7 +90,8 @@ for kernel in "${kernels[@]}"; do
         }
         lo = hi = at(budget, 1)
         for (i = 2; i <= runs; i++) { v = at(budget, i); if (v < lo) lo = v; if (v > hi) hi = v }
-        printf "%s | %.0f%% |\n", line, hi > 0 ? 100 * (hi - lo) / hi : 0
+        spread = hi > 0 ? 100 * (hi - lo) / hi : 0
+        printf "%s | %.0f%% |\n", line, spread
       }'
   done
 done

@@ -110,6 +110,22 @@ std::vector<size_t> CostModel::select(llvm::ArrayRef<double> scores,
   return chosen;
 }
 
+double CostModel::rankAgreement(
+    llvm::ArrayRef<std::pair<double, double>> pairs) {
+  if (pairs.size() < 2)
+    return 0.0;
+  double concordant = 0.0, discordant = 0.0;
+  for (size_t i = 0; i < pairs.size(); ++i)
+    for (size_t j = i + 1; j < pairs.size(); ++j) {
+      double order = (pairs[i].first - pairs[j].first) *
+                     (pairs[i].second - pairs[j].second);
+      concordant += order > 0;
+      discordant += order < 0;
+    }
+  double total = pairs.size() * (pairs.size() - 1) / 2.0;
+  return (concordant - discordant) / total;
+}
+
 std::string CostModel::serialize() const {
   llvm::json::Object object;
   for (size_t i = 0; i < kNumScheduleFeatures; ++i)

@@ -101,7 +101,8 @@ std::string EvolvePass::optionsJson() const {
                             {"skills", skills.getValue()},
                             {"exploration", exploration.getValue()},
                             {"cost_model", costModel.getValue()},
-                            {"cost_model_pool", costModelPool.getValue()}};
+                            {"cost_model_pool", costModelPool.getValue()},
+                            {"cost_model_trust", costModelTrust.getValue()}};
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -185,6 +186,8 @@ void EvolvePass::runOnOperation() {
     return outOfRange("threads", threads, ">= 1");
   if (seeds < 1)
     return outOfRange("seeds", seeds, ">= 1");
+  if (!std::isfinite(costModelTrust))
+    return outOfRange("cost-model-trust", costModelTrust, "a finite number");
   if (costModelPool < 1)
     return outOfRange("cost-model-pool", costModelPool, ">= 1");
   if (!finiteAtLeast(exploration, 0))
@@ -329,6 +332,7 @@ void EvolvePass::runOnOperation() {
   options.exploration = exploration;
   options.costModel = costModel;
   options.costModelPool = costModelPool;
+  options.costModelTrust = costModelTrust;
   options.keRun = keRun;
   options.workDirectory = workDirectory;
   options.executor = executor;

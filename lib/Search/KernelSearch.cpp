@@ -255,7 +255,7 @@ LogicalResult KernelSearch::run() {
   std::optional<ProposalScreen> screen;
   if (costModel && !targetInfo->isGPU()) {
     screen.emplace(prepared->shapes, targetInfo->hasThreads ? threads : 1u,
-                   costModelPool, /*exploration=*/0.25,
+                   costModelPool, /*exploration=*/0.25, costModelTrust,
                    seed * 6151 + kernelIndex);
     screen->loadPrior(*resources.database, target);
     for (const store::NodeRecord &stored : llvm::drop_begin(nodes))

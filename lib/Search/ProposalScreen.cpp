@@ -19,10 +19,31 @@ std::string priorKey(llvm::StringRef target) {
 
 ProposalScreen::ProposalScreen(std::vector<propose::OpShape> shapes,
                                unsigned threads, unsigned pool,
-                               double exploration, uint64_t seed)
+                               double exploration, double trust,
+                               uint64_t seed)
     : shapes(std::move(shapes)), threads(std::max(1u, threads)),
-      pool(std::max(1u, pool)), exploration(exploration),
+      pool(std::max(1u, pool)), exploration(exploration), trust(trust),
       caches(CacheSizes::detect()), generator(seed) {}
+
+namespace {
+/// Predictions judged: the latest, so a model that learnt the kernel is
+/// trusted even after a poor start.
+constexpr size_t kJudgedPredictions = 12;
+constexpr size_t kMinJudged = 5;
+} // namespace
+
+double ProposalScreen::getAgreement() const {
+  llvm::ArrayRef<std::pair<double, double>> recent(predicted);
+  if (recent.size() > kJudgedPredictions)
+    recent = recent.take_back(kJudgedPredictions);
+  return CostModel::rankAgreement(recent);
+}
+
+bool ProposalScreen::isTrusted() const {
+  if (trust < -1.0)
+    return true;
+  return predicted.size() >= kMinJudged && getAgreement() >= trust;
+}
 
 void ProposalScreen::loadPrior(store::Store &store, llvm::StringRef target) {
   auto stored = store.getMetaValue(priorKey(target));
@@ -60,13 +81,17 @@ void ProposalScreen::learn(const store::NodeRecord &node) {
     llvm::consumeError(schedule.takeError());
     return;
   }
-  model.addSample(
-      extractScheduleFeatures(*schedule, shapes, threads, caches),
-      std::log(*node.speedup));
+  ScheduleFeatures features =
+      extractScheduleFeatures(*schedule, shapes, threads, caches);
+  double measuredLog = std::log(*node.speedup);
+  // Judged before it learns from the answer.
+  if (model.canRank())
+    predicted.push_back({model.predict(features), measuredLog});
+  model.addSample(features, measuredLog);
 }
 
 unsigned ProposalScreen::widen(unsigned count) const {
-  return pool > 1 && model.canRank() ? count * pool : count;
+  return pool > 1 && model.canRank() && isTrusted() ? count * pool : count;
 }
 
 void ProposalScreen::screen(std::vector<propose::Proposal> &proposals,
@@ -104,9 +129,10 @@ void ProposalScreen::screen(std::vector<propose::Proposal> &proposals,
     for (double score : scores)
       rank += score > scores[index];
     propose::Proposal &proposal = candidates[index];
-    proposal.strategy += llvm::formatv(" [cost model: rank {0} of {1}]", rank,
-                                       candidates.size())
-                             .str();
+    proposal.strategy +=
+        llvm::formatv(" [cost model: rank {0} of {1}, tau {2:f2}]", rank,
+                      candidates.size(), getAgreement())
+            .str();
     kept.push_back(std::move(proposal));
   }
   proposals = std::move(kept);

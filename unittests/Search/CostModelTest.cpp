@@ -1,7 +1,11 @@
 //===- CostModelTest.cpp - features, the fit, the screen's choice ---------===//
 
 #include "ke/Search/CostModel.h"
+#include "ke/Search/ProposalScreen.h"
 #include "ke/Search/ScheduleFeatures.h"
+#include "ke/Store/Store.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include "gtest/gtest.h"
 
@@ -140,5 +144,74 @@ TEST(ScheduleFeaturesTest, DescribeVectorsThreadsAndFootprints) {
   // The vector runs along n, the contiguous loop.
   EXPECT_EQ(feature(tiled, "strided_vector"), 0.0);
   EXPECT_EQ(getScheduleFeatureNames().size(), kNumScheduleFeatures);
+}
+} // namespace
+
+namespace {
+using ke::search::ProposalScreen;
+
+ke::store::NodeRecord measuredNode(int64_t vectorTile, double speedup) {
+  ke::store::NodeRecord node;
+  node.schedule = llvm::formatv("c=[64,64,64] r=[4,{0},1] v", vectorTile).str();
+  node.status = "correct";
+  node.speedup = speedup;
+  return node;
+}
+
+TEST(ProposalScreenTest, ScreensOnlyOnceItsPredictionsAgree) {
+  std::vector<propose::OpShape> shapes = {matmul(512, 512, 512)};
+  // Wider vectors are faster on this kernel: the model learns it, predicts
+  // the next ones in order, and is trusted.
+  ProposalScreen agreeing(shapes, 1, 8, 0.25, /*trust=*/0.2, 1);
+  ProposalScreen reversed(shapes, 1, 8, 0.25, /*trust=*/0.2, 1);
+  std::vector<int64_t> tiles = {1, 2, 4, 8, 16, 32, 64, 2, 8, 32, 4, 16};
+  for (auto [i, tile] : llvm::enumerate(tiles)) {
+    agreeing.learn(measuredNode(tile, 1.0 + tile));
+    // The first six teach a strong trend; the rest go the other way, by too
+    // little to turn the fit: its predictions of them are all wrong.
+    reversed.learn(measuredNode(tile, i < 6 ? 1.0 + tile : 3.0 - 0.01 * tile));
+    if (i < 10) // six to learn from, then five judged predictions
+      EXPECT_FALSE(agreeing.isTrusted()) << i;
+  }
+  EXPECT_EQ(agreeing.getNumPredicted(), 6u);
+  EXPECT_GT(agreeing.getAgreement(), 0.9);
+  EXPECT_TRUE(agreeing.isTrusted());
+  EXPECT_EQ(agreeing.widen(1), 8u);
+  EXPECT_LT(reversed.getAgreement(), 0.0);
+  EXPECT_FALSE(reversed.isTrusted());
+  EXPECT_EQ(reversed.widen(1), 1u);
+  // A failed or unscheduled node teaches nothing.
+  ke::store::NodeRecord failed = measuredNode(8, 0.0);
+  failed.status = "failed";
+  agreeing.learn(failed);
+  EXPECT_EQ(agreeing.getNumPredicted(), 6u);
+}
+
+TEST(ProposalScreenTest, KeepsPinnedAndBestPredictedDropsMeasured) {
+  std::vector<propose::OpShape> shapes = {matmul(512, 512, 512)};
+  ProposalScreen screen(shapes, 1, 4, /*exploration=*/0.0, /*trust=*/-2, 1);
+  for (int64_t tile : {1, 2, 4, 8, 16, 32})
+    screen.learn(measuredNode(tile, 1.0 + tile));
+  ASSERT_EQ(screen.widen(2), 8u);
+  auto proposal = [](llvm::StringRef text, bool pinned = false) {
+    propose::Proposal p;
+    p.schedule = cantFail(propose::Schedule::parse(text));
+    p.strategy = text.str();
+    p.pinned = pinned;
+    return p;
+  };
+  std::vector<propose::Proposal> pool = {
+      proposal("c=[32,64,64] r=[4,2,1] v"),
+      proposal("c=[64,64,64] r=[4,64,1] v"),         // best predicted
+      proposal("c=[64,64,64] r=[4,32,1] v"),         // measured already
+      proposal("c=[64,64,64] r=[4,1,1] v", true),    // pinned
+      proposal("c=[64,64,64] r=[4,64,1] v")};        // twice in the pool
+  screen.screen(pool, 2);
+  ASSERT_EQ(pool.size(), 2u);
+  EXPECT_TRUE(pool[0].pinned);
+  EXPECT_EQ(pool[1].schedule->toString(), "c=[64,64,64] r=[4,64,1] v");
+  EXPECT_NE(pool[1].strategy.find("[cost model: rank 1 of 2, tau "),
+            std::string::npos)
+      << pool[1].strategy;
 }
 } // namespace

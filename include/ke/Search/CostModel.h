@@ -48,6 +48,10 @@ public:
                                     size_t count, double exploration,
                                     std::mt19937_64 &generator);
 
+  /// Kendall's tau between predictions and outcomes (1: same order, -1:
+  /// reversed, 0: unrelated); 0 for fewer than two pairs.
+  static double rankAgreement(llvm::ArrayRef<std::pair<double, double>> pairs);
+
   /// The weights as JSON (for the database) and back.
   std::string serialize() const;
   static llvm::Expected<ScheduleFeatures> parseWeights(llvm::StringRef json);

@@ -47,6 +47,7 @@ struct KernelSearchOptions {
   double exploration = 0.5;
   bool costModel = true;         ///< screen library proposals (CPU)
   unsigned costModelPool = 8;    ///< proposals drawn per measured one
+  double costModelTrust = 0.2;   ///< Kendall's tau it must have shown
   std::string keRun;         ///< the ke-run executable
   std::string workDirectory; ///< candidates' files, the reference cache
   std::string executor = "local"; ///< local | slurm

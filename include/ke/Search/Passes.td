@@ -116,11 +116,14 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     vectors, unrolling, splits, fusion, fast math) to the log of the
     measured speedup, refitted after every measurement. Once it has seen six
     correct schedules of the kernel (three with weights learnt on earlier
-    kernels of the target), each expansion draws `cost-model-pool` times as
-    many proposals and measures the best-predicted, each slot given to a
-    random one of the pool with probability 0.25; the node's strategy says
-    the predicted rank. The weights are stored per target in the database
-    and are the prior of the next search.
+    kernels of the target), it predicts each next one before it is measured;
+    when those predictions agree with the measurements (Kendall's tau of the
+    last 12, at least 5, >= `cost-model-trust`), each expansion draws
+    `cost-model-pool` times as many proposals and measures the
+    best-predicted, each slot given to a random one of the pool with
+    probability 0.25; the node's strategy says the predicted rank and the
+    agreement. The weights are stored per target in the database and are
+    the prior of the next search.
   }];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"cpu\"",
@@ -181,6 +184,12 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"costModelPool", "cost-model-pool", "unsigned", /*default=*/"8",
            "Library proposals drawn per measured one once the cost model "
            "can rank (>= 1; 1: no screening)">,
+    Option<"costModelTrust", "cost-model-trust", "double",
+           /*default=*/"0.2",
+           "Agreement (Kendall's tau, -1 to 1) between the cost model's "
+           "predictions of the last 12 schedules, made before they were "
+           "measured, and their measurements that it must show (at least 5 "
+           "of them) before it screens; below -1: screen from the start">,
     Option<"executor", "executor", "std::string", /*default=*/"\"local\"",
            "Where candidates are evaluated: local (ke-run processes, "
            "`workers` at a time) or slurm (each ke-run a Slurm job through "

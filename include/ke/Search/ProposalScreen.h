@@ -28,9 +28,13 @@ namespace ke::search {
 
 class ProposalScreen {
 public:
-  /// `pool`: proposals drawn per measured one once the model can rank.
+  /// `pool`: proposals drawn per measured one once the model can rank and
+  /// is trusted: its predictions of the last schedules, made before they
+  /// were measured, agree with the measurements by at least `trust`
+  /// (Kendall's tau; below -1: trusted from the start).
   ProposalScreen(std::vector<propose::OpShape> shapes, unsigned threads,
-                 unsigned pool, double exploration, uint64_t seed);
+                 unsigned pool, double exploration, double trust,
+                 uint64_t seed);
 
   /// The target's weights learnt by earlier searches, as the prior.
   void loadPrior(store::Store &store, llvm::StringRef target);
@@ -40,6 +44,14 @@ public:
   /// A committed node: its schedule is no longer worth proposing, and a
   /// correct one's speedup trains the model.
   void learn(const store::NodeRecord &node);
+
+  /// Whether the model predicted this kernel's last measurements well
+  /// enough to choose for it.
+  bool isTrusted() const;
+  /// Its agreement so far (Kendall's tau over the last predictions made
+  /// before measuring), and over how many.
+  double getAgreement() const;
+  size_t getNumPredicted() const { return predicted.size(); }
 
   /// How many proposals to ask for when `count` are to be measured.
   unsigned widen(unsigned count) const;
@@ -52,8 +64,10 @@ public:
 private:
   std::vector<propose::OpShape> shapes;
   unsigned threads, pool;
-  double exploration;
+  double exploration, trust;
   CacheSizes caches;
+  /// (prediction before measuring, measured log speedup), oldest first.
+  std::vector<std::pair<double, double>> predicted;
   CostModel model;
   llvm::StringSet<> measured;
   std::mt19937_64 generator;
