@@ -102,7 +102,8 @@ std::string EvolvePass::optionsJson() const {
                             {"exploration", exploration.getValue()},
                             {"cost_model", costModel.getValue()},
                             {"cost_model_pool", costModelPool.getValue()},
-                            {"cost_model_trust", costModelTrust.getValue()}};
+                            {"cost_model_trust", costModelTrust.getValue()},
+                            {"confirm", confirm.getValue()}};
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::json::Value(std::move(object));
@@ -333,6 +334,7 @@ void EvolvePass::runOnOperation() {
   options.costModel = costModel;
   options.costModelPool = costModelPool;
   options.costModelTrust = costModelTrust;
+  options.confirm = confirm;
   options.keRun = keRun;
   options.workDirectory = workDirectory;
   options.executor = executor;

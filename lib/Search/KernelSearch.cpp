@@ -16,6 +16,7 @@
 #include "ke/Propose/FileProposer.h"
 #include "ke/Propose/LLMSession.h"
 #include "ke/Propose/TransformLibraryProposer.h"
+#include "ke/Search/Confirmation.h"
 #include "ke/Search/ProposalScreen.h"
 #include "ke/Search/ProposerBandit.h"
 #include "ke/Search/SearchSession.h"
@@ -92,6 +93,13 @@ public:
 
 private:
   /// The executor's evaluator (local processes or Slurm jobs).
+  /// Re-times the floor and the best `confirm` nodes back to back and
+  /// makes the fastest the output (`chosen`, the summary).
+  LogicalResult confirmChoice(const store::NodeRecord *&chosen,
+                              const std::optional<store::NodeRecord> &floor,
+                              llvm::ArrayRef<store::NodeRecord> nodes,
+                              eval::Evaluator &evaluator,
+                              llvm::StringRef referencePath);
   std::unique_ptr<eval::Evaluator>
   makeEvaluator(const eval::SubprocessEvaluatorOptions &runOptions) const;
   void materializeTree(const SearchTree &tree,
@@ -123,6 +131,73 @@ std::unique_ptr<eval::Evaluator> KernelSearch::makeEvaluator(
     slurm.scancelPath = scancel;
   slurm.shouldStop = [] { return getStopSignal() != 0; };
   return std::make_unique<eval::SlurmEvaluator>(std::move(slurm));
+}
+
+LogicalResult KernelSearch::confirmChoice(
+    const store::NodeRecord *&chosen,
+    const std::optional<store::NodeRecord> &floor,
+    llvm::ArrayRef<store::NodeRecord> nodes, eval::Evaluator &evaluator,
+    llvm::StringRef referencePath) {
+  std::string name = summary.name;
+  std::vector<const store::NodeRecord *> contenders;
+  if (floor && floor->status == "correct")
+    contenders.push_back(&*floor);
+  std::vector<const store::NodeRecord *> ranked;
+  for (const store::NodeRecord &node : llvm::drop_begin(nodes))
+    if (node.status == "correct" && node.speedup && node.timeNs)
+      ranked.push_back(&node);
+  llvm::stable_sort(ranked, [](const store::NodeRecord *a,
+                               const store::NodeRecord *b) {
+    return *a->speedup > *b->speedup;
+  });
+  if (ranked.size() > confirm)
+    ranked.resize(confirm);
+  llvm::append_range(contenders, ranked);
+  if (contenders.size() < 2)
+    return success(); // nothing to compare
+  std::vector<std::string> paths;
+  for (auto [i, contender] : llvm::enumerate(contenders)) {
+    paths.push_back(
+        llvm::formatv("{0}/{1}.confirm-{2}.mlir", workDirectory, name, i));
+    if (llvm::Error error = writeFile(paths.back(), contender->payloadIR)) {
+      kernel.emitError() << "ke-evolve: '@" << name
+                         << "': " << llvm::toString(std::move(error));
+      return failure();
+    }
+  }
+  std::vector<ConfirmedTime> times =
+      retimeBackToBack(evaluator, paths, referencePath, name);
+  std::optional<size_t> fastest = findFastest(times);
+  if (!fastest || getStopSignal())
+    return success(); // keep what the search measured
+  const store::NodeRecord *confirmed = contenders[*fastest];
+  // Said when it matters: another choice than the search's times made, or a
+  // contender that no longer passes.
+  bool lostOne = llvm::any_of(
+      times, [](const ConfirmedTime &time) { return !time.timeNs; });
+  if (confirmed != chosen || lostOne) {
+    std::vector<std::string> parts;
+    for (auto [contender, time] : llvm::zip(contenders, times)) {
+      std::string label = contender->proposer == kFloorProposer
+                              ? std::string("default lowering")
+                              : llvm::formatv("node {0}", contender->id).str();
+      parts.push_back(
+          time.timeNs
+              ? llvm::formatv("{0} {1:f3} ms", label, *time.timeNs / 1e6).str()
+              : label + " " + time.problem);
+    }
+    std::string note =
+        "re-timed back to back: " + llvm::join(parts, ", ") + "; output: " +
+        (confirmed->proposer == kFloorProposer
+             ? std::string("the default lowering")
+             : llvm::formatv("node {0}", confirmed->id).str());
+    summary.notes = summary.notes.empty() ? note : summary.notes + "; " + note;
+  }
+  chosen = confirmed;
+  summary.bestNs = *times[*fastest].timeNs;
+  summary.speedup = summary.naiveNs / summary.bestNs;
+  summary.strategy = confirmed->strategy;
+  return success();
 }
 
 LogicalResult KernelSearch::run() {
@@ -540,6 +615,9 @@ LogicalResult KernelSearch::run() {
     summary.speedup = naiveNs / *summary.defaultNs;
     summary.strategy = floor->strategy;
   }
+  if (confirm > 0 && !getStopSignal())
+    if (failed(confirmChoice(chosen, floor, nodes, evaluator, referencePath)))
+      return failure();
 
   if (keepTree) {
     materializeTree(tree, nodes, floor);

@@ -48,6 +48,7 @@ struct KernelSearchOptions {
   bool costModel = true;         ///< screen library proposals (CPU)
   unsigned costModelPool = 8;    ///< proposals drawn per measured one
   double costModelTrust = 0.2;   ///< Kendall's tau it must have shown
+  unsigned confirm = 3; ///< best nodes re-timed with the floor at the end
   std::string keRun;         ///< the ke-run executable
   std::string workDirectory; ///< candidates' files, the reference cache
   std::string executor = "local"; ///< local | slurm

@@ -184,6 +184,11 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"costModelPool", "cost-model-pool", "unsigned", /*default=*/"8",
            "Library proposals drawn per measured one once the cost model "
            "can rank (>= 1; 1: no screening)">,
+    Option<"confirm", "confirm", "unsigned", /*default=*/"3",
+           "Before choosing the output, re-time the floor and this many of "
+           "the best nodes back to back, twice in opposite orders, each "
+           "checked again against the reference, and output the fastest (0: "
+           "choose by the times measured during the search)">,
     Option<"costModelTrust", "cost-model-trust", "double",
            /*default=*/"0.2",
            "Agreement (Kendall's tau, -1 to 1) between the cost model's "
