@@ -4,7 +4,9 @@
 // memref argument expands to (allocated, aligned, offset, sizes, strides) and
 // the results come back as one struct of such descriptors, which we decode
 // with the LLVM struct layout rules. Results are buffers the kernel allocated;
-// we copy them out and free them, so a timing loop does not leak.
+// we copy them out and free them, so a timing loop does not leak. Lowered
+// with out-params (destination-passing style), memref results are instead
+// trailing arguments: buffers this runner allocates once and passes again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -189,6 +191,7 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
   kernel->engine = std::move(*engine);
   kernel->entry = *entry;
   kernel->signature = signature;
+  kernel->outParams = options.outParams;
   return kernel;
 }
 
@@ -204,6 +207,9 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
   size_t numSlots = 0;
   for (const TensorSpec &spec : signature.arguments)
     numSlots += spec.isScalar ? 1 : 3 + 2 * spec.shape.size();
+  if (outParams)
+    for (const TensorSpec &spec : signature.results)
+      numSlots += spec.isScalar ? 0 : 3 + 2 * spec.shape.size();
   llvm::SmallVector<uint64_t> values;
   values.reserve(numSlots);
   llvm::SmallVector<void *> packed;
@@ -212,15 +218,9 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
     values.push_back(value);
     packed.push_back(&values.back());
   };
-  for (const HostTensor &input : inputs) {
-    const TensorSpec &spec = input.getSpec();
-    if (spec.isScalar) {
-      uint64_t raw = 0;
-      std::memcpy(&raw, input.getData(), getByteWidth(spec.kind));
-      push(raw);
-      continue;
-    }
-    auto address = reinterpret_cast<uint64_t>(input.getData());
+  auto pushDescriptor = [&](const HostTensor &tensor) {
+    const TensorSpec &spec = tensor.getSpec();
+    auto address = reinterpret_cast<uint64_t>(tensor.getData());
     push(address); // allocated
     push(address); // aligned
     push(0);       // offset
@@ -234,6 +234,28 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
     }
     for (int64_t s : strides)
       push(static_cast<uint64_t>(s));
+  };
+  for (const HostTensor &input : inputs) {
+    const TensorSpec &spec = input.getSpec();
+    if (spec.isScalar) {
+      uint64_t raw = 0;
+      std::memcpy(&raw, input.getData(), getByteWidth(spec.kind));
+      push(raw);
+      continue;
+    }
+    pushDescriptor(input);
+  }
+  if (outParams) {
+    if (outputBuffers.empty())
+      for (const TensorSpec &spec : signature.results)
+        if (!spec.isScalar)
+          outputBuffers.emplace_back(spec);
+    if (results)
+      for (HostTensor &buffer : outputBuffers)
+        std::memset(buffer.getData(), 0xff,
+                    std::max<int64_t>(0, buffer.getSpec().getNumBytes()));
+    for (const HostTensor &buffer : outputBuffers)
+      pushDescriptor(buffer);
   }
 
   StructLayout layout;
@@ -242,6 +264,8 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
     if (spec.isScalar) {
       unsigned width = getByteWidth(spec.kind);
       resultOffsets.push_back(layout.add(width, width));
+    } else if (outParams) {
+      resultOffsets.push_back(0); // an out-parameter, not in the struct
     } else {
       resultOffsets.push_back(layout.add(8 * (3 + 2 * spec.shape.size()), 8));
     }
@@ -254,6 +278,7 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
   auto *resultBytes = reinterpret_cast<char *>(resultStorage.data());
   llvm::SmallVector<void *> toFree;
   llvm::Error error = llvm::Error::success();
+  size_t nextBuffer = 0;
   for (auto [index, spec] : llvm::enumerate(signature.results)) {
     char *field = resultBytes + resultOffsets[index];
     if (spec.isScalar) {
@@ -262,6 +287,12 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
         std::memcpy(value.getData(), field, getByteWidth(spec.kind));
         results->push_back(std::move(value));
       }
+      continue;
+    }
+    if (outParams) {
+      const HostTensor &buffer = outputBuffers[nextBuffer++];
+      if (results)
+        results->push_back(buffer.clone());
       continue;
     }
     auto *descriptor = reinterpret_cast<int64_t *>(field);

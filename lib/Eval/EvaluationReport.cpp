@@ -43,6 +43,8 @@ json::Value EvaluationReport::toJSON() const {
                       {"seeds", seeds},
                       {"error", orNull(error)}};
   object["time_source"] = timeSource;
+  if (!outputs.empty())
+    object["outputs"] = outputs;
   if (!implausibleTiming.empty())
     object["implausible_timing"] = implausibleTiming;
   if (!referenceWarnings.empty()) {
@@ -122,6 +124,7 @@ EvaluationReport::fromJSON(const json::Value &value) {
   readString("target", report.target);
   readString("error", report.error);
   readString("time_source", report.timeSource);
+  readString("outputs", report.outputs);
   readString("bound", report.bound);
   readString("not_runnable", report.notRunnable);
   readString("profile_error", report.profileError);

@@ -34,6 +34,7 @@ public:
       : options(options) {
     lowering.naive = options.naive;
     lowering.vectorWidth = options.vectorWidth;
+    lowering.outParams = options.callerOutputs;
   }
 
   llvm::Error compile(const KernelJob &kernelJob,
@@ -81,6 +82,7 @@ llvm::Error HostJITRunner::measure(llvm::ArrayRef<HostTensor> inputs,
   if (options.checkOnly)
     return llvm::Error::success();
   setEvaluationStage("timing");
+  report.outputs = options.callerOutputs ? "caller" : "kernel";
   TimingOptions timingOptions;
   timingOptions.minSeconds = options.minTimeSeconds;
   llvm::Error runError = llvm::Error::success();

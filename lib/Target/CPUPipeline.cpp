@@ -26,7 +26,16 @@ constexpr llvm::StringLiteral kBufferize =
     "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
-    "allow-return-allocs-from-loops},"
+    "allow-return-allocs-from-loops},";
+/// out-params: before deallocation, so a result copied into its
+/// out-parameter (not allocated in place) is freed like a temporary. A
+/// result carried through loops (iter_args yielded unchanged) is first folded
+/// back to its allocation, which then becomes the out-parameter itself.
+constexpr llvm::StringLiteral kResultsToOutParams =
+    "func.func(canonicalize,cse),"
+    "buffer-results-to-out-params{hoist-static-allocs=true "
+    "modify-public-functions=true},";
+constexpr llvm::StringLiteral kDeallocate =
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
 
 /// scf.forall (multi-threaded tiles of a schedule) becomes OpenMP; kernels
@@ -59,17 +68,21 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
                                         llvm::raw_ostream &errors) {
   std::string text;
   llvm::StringRef loops = options.threads ? kLoops : kSequentialLoops;
+  std::string bufferize =
+      (kBufferize + (options.outParams ? kResultsToOutParams : "") +
+       kDeallocate)
+          .str();
   if (options.naive) {
     // No schedule of its own; vectors a schedule already made (a search
     // candidate) are lowered like in the default pipeline.
-    text = (kBufferize + loops + kToLLVM).str();
+    text = bufferize + (loops + kToLLVM).str();
   } else {
     text = llvm::formatv(
         "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg,{0},"
         "ke-tile-and-vectorize{{vector-width={1}},canonicalize,cse),"
         "{2}{3}{4}",
         kFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
-        kBufferize, loops, kToLLVM);
+        bufferize, loops, kToLLVM);
   }
   return parsePassPipeline(text, pm, errors);
 }
@@ -101,6 +114,7 @@ void ke::registerLowerRISCVPipeline() {
         sequential.naive = options.naive.getValue();
         sequential.vectorWidth = options.vectorWidth.getValue();
         sequential.threads = false;
+        sequential.outParams = options.outParams.getValue();
         if (failed(buildLowerCPUPipeline(pm, sequential, llvm::errs())))
           llvm::report_fatal_error("ke-lower-riscv: could not build pipeline");
       });

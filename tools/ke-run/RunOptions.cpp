@@ -128,6 +128,13 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                                       "pipeline too: no schedule of ke-run's "
                                       "own (for already scheduled candidates)"),
                              cl::cat(runCategory));
+  cl::opt<std::string> outputs(
+      "outputs", cl::init("caller"),
+      cl::desc("Who provides the result buffers of a CPU kernel: caller "
+               "(destination-passing style: allocated once, written in place "
+               "by every call, so a timed call measures the kernel) or kernel "
+               "(each call allocates and returns fresh buffers)"),
+      cl::cat(runCategory));
   cl::opt<std::string> referenceCache(
       "reference-cache",
       cl::desc("Directory caching the reference's outputs per seed, so that "
@@ -227,6 +234,11 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       "ke-run: lower, run, check and time the kernels of an MLIR file\n\n"
       "  --threads=<N>  Threads the kernel may use; also selects the "
       "calibrated peaks (default 1)\n");
+  if (outputs != "caller" && outputs != "kernel") {
+    llvm::errs() << "ke-run: --outputs must be caller or kernel, found '"
+                 << outputs << "'\n";
+    return std::nullopt;
+  }
   if (memoryLimit != 0 && memoryLimit < 256) {
     llvm::errs() << "ke-run: --memory-limit=" << memoryLimit
                  << " is out of range: 0 (no limit) or at least 256 MiB\n";
@@ -256,6 +268,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.minTimeSeconds = minTime;
   options.timeoutSeconds = timeoutSeconds;
   options.naive = naive;
+  options.callerOutputs = outputs == "caller";
   options.vectorWidth = vectorWidth;
   options.referenceCache = referenceCache;
   options.expectedFile = expectedFile;

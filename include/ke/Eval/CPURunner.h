@@ -42,7 +42,11 @@ public:
 
   /// Calls the kernel once. With `results`, copies each result out; either
   /// way frees what the kernel allocated. Fails when a result aliases an
-  /// input or comes back with the wrong shape.
+  /// input or comes back with the wrong shape. Compiled with out-params, the
+  /// kernel writes its results into buffers allocated at the first call and
+  /// reused by later ones (a timed call measures the kernel, not malloc and
+  /// page faults); a call with `results` first fills them with a poison
+  /// pattern, so what a previous call left there cannot pass for a result.
   llvm::Error run(llvm::ArrayRef<HostTensor> inputs,
                   llvm::SmallVectorImpl<HostTensor> *results);
 
@@ -51,6 +55,9 @@ private:
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void (*entry)(void **) = nullptr;
   KernelSignature signature;
+  bool outParams = false;
+  /// The caller's result buffers (out-params), in result order.
+  llvm::SmallVector<HostTensor> outputBuffers;
 };
 
 } // namespace ke::eval

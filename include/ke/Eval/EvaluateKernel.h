@@ -47,6 +47,9 @@ struct EvaluationOptions {
   unsigned timeoutSeconds = 120;
   /// Lower the candidate with the naive pipeline (already scheduled).
   bool naive = false;
+  /// CPU kernels write into result buffers the caller allocates once
+  /// (destination-passing style), instead of returning fresh ones.
+  bool callerOutputs = true;
   int64_t vectorWidth = 8;
   std::string referenceCache; ///< directory of the reference's outputs
   /// A ke tensor file (see TensorFile.h): the kernel is also run on its

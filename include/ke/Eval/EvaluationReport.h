@@ -47,6 +47,9 @@ struct EvaluationReport {
   std::string countersError;
   std::string profileError;            ///< why a profile has no regions
   std::string timeSource = "measured"; ///< how time_ns was obtained
+  /// Who provided the result buffers of the timed calls: "caller" or
+  /// "kernel" (host-JIT targets; empty elsewhere).
+  std::string outputs;
   std::vector<std::string> referenceWarnings; ///< e.g. NaN in its results
   /// The check against a tensor file's outputs (`ke-run --expected`).
   struct ExpectedCheck {

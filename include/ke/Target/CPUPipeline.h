@@ -33,6 +33,13 @@ struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
       llvm::cl::desc("Run scf.forall on OpenMP threads (false: sequential "
                      "loops, for targets without a thread runtime)"),
       llvm::cl::init(true)};
+  Option<bool> outParams{
+      *this, "out-params",
+      llvm::cl::desc("Destination-passing style at the function boundary: "
+                     "memref results become trailing out-parameters the "
+                     "caller allocates, and a result the kernel allocated "
+                     "is written into the caller's buffer in place"),
+      llvm::cl::init(false)};
 };
 
 /// Appends the CPU lowering to `pm`, which must be anchored on builtin.module.
