@@ -11,9 +11,13 @@
 # searches do not warm-start from skills of earlier bench runs; --keep-db
 # keeps it (and its skills).
 #
-# Baselines are optional extras: PyTorch and numpy come from Debian
-# (python3-torch, python3-numpy), IREE from PyPI in bench/.venv; whatever
-# cannot be installed is reported as n/a.
+# Baselines are optional extras: PyTorch 1.13 and numpy come from Debian
+# (python3-torch, python3-numpy); PyTorch 2.x eager and torch.compile from
+# the torch in bench/.venv where there is one (scripts/install-import-deps.sh
+# bench/.venv puts it there), same thread count; IREE from PyPI in
+# bench/.venv; whatever cannot be installed is reported as n/a. fast_1,
+# fast_2 and the geomean are given against each PyTorch column and against
+# the best of them.
 #
 # The GPU bench, on a GPU host with only ke's release archive (no LLVM, no
 # build: bash, tar, xz, python3 with torch and the CUDA driver):
@@ -85,6 +89,7 @@ mkdir -p "$work"
 [ -n "$kernels" ] || kernels=$(cd "$root/bench/kernels" && ls *.mlir | sed 's/\.mlir$//')
 
 torch_json="$work/torch.jsonl"; : > "$torch_json"
+torch2_json="$work/torch2.jsonl"; : > "$torch2_json"
 iree=""
 if [ $baselines -eq 1 ]; then
   if ! /usr/bin/python3 -c "import torch, numpy" 2>/dev/null; then
@@ -96,6 +101,12 @@ if [ $baselines -eq 1 ]; then
   if /usr/bin/python3 -c "import torch" 2>/dev/null; then
     /usr/bin/python3 "$root/bench/baselines/torch_bench.py" --threads "$threads" \
       --kernels $kernels > "$torch_json" 2>/dev/null || true
+  fi
+  if "$root/bench/.venv/bin/python" -c "import torch; assert int(torch.__version__.split('.')[0]) >= 2" 2>/dev/null; then
+    "$root/bench/.venv/bin/python" "$root/bench/baselines/torch_bench.py" --threads "$threads" \
+      --compile --kernels $kernels > "$torch2_json" 2>/dev/null || true
+  else
+    echo "bench: no PyTorch 2.x in bench/.venv (scripts/install-import-deps.sh bench/.venv): its columns are n/a" >&2
   fi
   if [ ! -x "$root/bench/.venv/bin/iree-compile" ]; then
     echo "bench: installing IREE (iree-base-compiler, iree-base-runtime) into bench/.venv" >&2
@@ -157,41 +168,52 @@ for k in $kernels; do
   echo "bench: $k done" >&2
 done
 
-/usr/bin/python3 - "$results" "$torch_json" "$budget" "$threads" <<'PY'
+/usr/bin/python3 - "$results" "$torch_json" "$torch2_json" "$budget" "$threads" <<'PY'
 import json, math, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-torch = {}
-for line in open(sys.argv[2]):
-    d = json.loads(line); torch[d["kernel"]] = d
-budget, threads = sys.argv[3], sys.argv[4]
+def load(path):
+    found = {}
+    for line in open(path):
+        d = json.loads(line); found[d["kernel"]] = d
+    return found
+torch1, torch2 = load(sys.argv[2]), load(sys.argv[3])
+budget, threads = sys.argv[4], sys.argv[5]
 num = lambda s: float(s) if s not in ("", None) else None
 us = lambda v: f"{v/1e3:.1f}" if v else "n/a"
+f = lambda v: f"{v:.2f}x" if v else "n/a"
 print(f"ke-evolve budget={budget}, threads={threads}; times are medians in µs.\n")
-print("| kernel | naive | ke default | ke best | speedup vs naive | OpenBLAS | PyTorch eager | ke vs eager | IREE | ke vs IREE |")
-print("|---|---|---|---|---|---|---|---|---|---|")
-speedups, fast1, fast2, n_torch, beats_iree, n_iree = [], 0, 0, 0, 0, 0
+print("| kernel | naive | ke default | ke best | speedup vs naive | OpenBLAS | PyTorch 1.13 | PyTorch 2 eager | torch.compile | ke vs best PyTorch | IREE | ke vs IREE |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+columns = {"PyTorch 1.13 eager": [], "PyTorch 2 eager": [], "torch.compile": [], "the best PyTorch": []}
+speedups, beats_iree, n_iree = [], 0, 0
 for r in rows:
     k = r["kernel"]; naive, default, best, iree = map(num, (r["naive"], r["default"], r["best"], r["iree"]))
     best = best or default
-    t = torch.get(k, {})
-    eager, blas = t.get("eager_ns"), t.get("blas_ns")
+    t1, t2 = torch1.get(k, {}), torch2.get(k, {})
+    eager1, blas = t1.get("eager_ns"), t1.get("blas_ns") or t2.get("blas_ns")
+    eager2, compiled = t2.get("eager_ns"), t2.get("compiled_ns")
+    present = [v for v in (eager1, eager2, compiled) if v]
+    fastest = min(present) if present else None
     sp = naive / best if naive and best else None
     if sp: speedups.append(sp)
-    vs_eager = eager / best if eager and best else None
-    if eager:
-        n_torch += 1
-        fast1 += 1 if vs_eager and vs_eager > 1.0 else 0
-        fast2 += 1 if vs_eager and vs_eager > 2.0 else 0
+    for name, theirs in (("PyTorch 1.13 eager", eager1), ("PyTorch 2 eager", eager2),
+                         ("torch.compile", compiled), ("the best PyTorch", fastest)):
+        if theirs and best:
+            columns[name].append(theirs / best)
     vs_iree = iree / best if iree and best else None
     if iree:
         n_iree += 1
         beats_iree += 1 if vs_iree and vs_iree > 1.0 else 0
-    f = lambda v: f"{v:.2f}x" if v else "n/a"
-    print(f"| {k} | {us(naive)} | {us(default)} | {us(best)} | {f(sp)} | {us(blas)} | {us(eager)} | {f(vs_eager)} | {us(iree)} | {f(vs_iree)} |")
+    vs_best = fastest / best if fastest and best else None
+    print(f"| {k} | {us(naive)} | {us(default)} | {us(best)} | {f(sp)} | {us(blas)} | {us(eager1)} | {us(eager2)} | {us(compiled)} | {f(vs_best)} | {us(iree)} | {f(vs_iree)} |")
 geo = math.exp(sum(map(math.log, speedups)) / len(speedups)) if speedups else float("nan")
 print(f"\ngeomean speedup over naive: {geo:.1f}x over {len(speedups)} kernels")
-if n_torch:
-    print(f"fast_1 vs PyTorch eager: {fast1/n_torch:.2f} ({fast1}/{n_torch}); fast_2: {fast2/n_torch:.2f} ({fast2}/{n_torch})")
+for name, ratios in columns.items():
+    if ratios:
+        n = len(ratios)
+        fast1 = sum(1 for v in ratios if v > 1.0); fast2 = sum(1 for v in ratios if v > 2.0)
+        g = math.exp(sum(map(math.log, ratios)) / n)
+        print(f"vs {name}: fast_1 {fast1/n:.2f} ({fast1}/{n}), fast_2 {fast2/n:.2f} ({fast2}/{n}), geomean {g:.2f}x")
 if n_iree:
     print(f"faster than IREE on {beats_iree}/{n_iree} kernels")
 PY
