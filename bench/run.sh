@@ -92,11 +92,14 @@ torch_json="$work/torch.jsonl"; : > "$torch_json"
 torch2_json="$work/torch2.jsonl"; : > "$torch2_json"
 iree=""
 if [ $baselines -eq 1 ]; then
-  if ! /usr/bin/python3 -c "import torch, numpy" 2>/dev/null; then
-    echo "bench: installing python3-torch and python3-numpy (Debian)" >&2
+  # OpenBLAS too: without it Debian's numpy and torch 1.13 fall back to the
+  # reference BLAS, 20 times slower.
+  if ! /usr/bin/python3 -c "import torch, numpy" 2>/dev/null ||
+     ! /sbin/ldconfig -p | grep -q 'libopenblas\.so\.0'; then
+    echo "bench: installing python3-torch, python3-numpy and OpenBLAS (Debian)" >&2
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
-      python3-torch python3-numpy python3-venv >&2 || true
+      python3-torch python3-numpy python3-venv libopenblas0-pthread >&2 || true
   fi
   if /usr/bin/python3 -c "import torch" 2>/dev/null; then
     /usr/bin/python3 "$root/bench/baselines/torch_bench.py" --threads "$threads" \
@@ -110,8 +113,10 @@ if [ $baselines -eq 1 ]; then
   fi
   if [ ! -x "$root/bench/.venv/bin/iree-compile" ]; then
     echo "bench: installing IREE (iree-base-compiler, iree-base-runtime) into bench/.venv" >&2
-    /usr/bin/python3 -m venv "$root/bench/.venv" >&2 &&
-      "$root/bench/.venv/bin/pip" install -q iree-base-compiler iree-base-runtime >&2 || true
+    # Into the venv that is there (ke-import's, made by another Python
+    # perhaps): running venv over it would point it at this Python's stdlib.
+    { [ -x "$root/bench/.venv/bin/python" ] || /usr/bin/python3 -m venv "$root/bench/.venv" >&2; } &&
+      "$root/bench/.venv/bin/python" -m pip install -q iree-base-compiler iree-base-runtime >&2 || true
   fi
   [ -x "$root/bench/.venv/bin/iree-compile" ] && iree="$root/bench/.venv/bin"
 fi
