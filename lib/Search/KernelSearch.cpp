@@ -92,7 +92,6 @@ public:
   LogicalResult run();
 
 private:
-  /// The executor's evaluator (local processes or Slurm jobs).
   /// Re-times the floor and the best `confirm` nodes back to back and
   /// makes the fastest the output (`chosen`, the summary).
   LogicalResult confirmChoice(const store::NodeRecord *&chosen,
@@ -100,6 +99,7 @@ private:
                               llvm::ArrayRef<store::NodeRecord> nodes,
                               eval::Evaluator &evaluator,
                               llvm::StringRef referencePath);
+  /// The executor's evaluator (local processes or Slurm jobs).
   std::unique_ptr<eval::Evaluator>
   makeEvaluator(const eval::SubprocessEvaluatorOptions &runOptions) const;
   void materializeTree(const SearchTree &tree,
