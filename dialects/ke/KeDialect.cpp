@@ -100,6 +100,18 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
           return v == 0 || (v >= 16 && v <= 128 && v % 16 == 0);
         },
         "0 or a multiple of 16 from 16 to 128");
+  if (name == kGPUTensorCoreTileAttrName)
+    return verifyIntegerKnob(
+        [](int64_t v) { return llvm::is_contained({0, 32, 64, 128}, v); },
+        "0, 32, 64 or 128");
+  if (name == kPrecisionAttrName) {
+    auto precision = dyn_cast<StringAttr>(attr.getValue());
+    if (!onFunction || !precision ||
+        !llvm::is_contained({"ieee", "tf32"}, precision.getValue()))
+      return op->emitOpError() << "expects '" << name
+                               << "' to be \"ieee\" or \"tf32\" on a function";
+    return success();
+  }
   if (name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName) {
     auto tile = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
     if (!tile || tile.empty() || !onFunction ||
@@ -114,7 +126,8 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
                               "ke.selected, ke.strategy, ke.work, ke.op_id, "
                               "ke.gpu_block_tile, ke.gpu_thread_tile, "
                               "ke.gpu_reduction_threads, ke.gpu_shared_tile, "
-                              "ke.gpu_vector_width, ke.gpu_warps";
+                              "ke.gpu_vector_width, ke.gpu_warps, "
+                              "ke.gpu_tensor_core_tile, ke.precision";
 }
 
 LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,

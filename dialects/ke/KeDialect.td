@@ -80,13 +80,22 @@ def Ke_Dialect : Dialect {
     /// Warps per block of contractions staged through shared memory on GPU
     /// targets (2, 4, 8 or 16; see ke-stage-contractions-for-gpu).
     static constexpr llvm::StringLiteral kGPUWarpsAttrName = "ke.gpu_warps";
+    /// Outputs per block along i and j of contractions run on NVIDIA tensor
+    /// cores (0: none; see ke-tensor-core-contractions-for-gpu).
+    static constexpr llvm::StringLiteral kGPUTensorCoreTileAttrName =
+        "ke.gpu_tensor_core_tile";
+    /// The arithmetic the kernel's author allows below its types' own:
+    /// "ieee" (none, the default) or "tf32" (f32 products on TF32 tensor
+    /// cores, checked with TF32's tolerance).
+    static constexpr llvm::StringLiteral kPrecisionAttrName = "ke.precision";
     /// Whether `name` is one of the GPU schedule knobs above, which travel
     /// with a kernel's body to the GPU pipelines.
     static bool isGPUScheduleAttr(llvm::StringRef name) {
       return name == kGPUBlockTileAttrName || name == kGPUThreadTileAttrName ||
              name == kGPUReductionThreadsAttrName ||
              name == kGPUSharedTileAttrName ||
-             name == kGPUVectorWidthAttrName || name == kGPUWarpsAttrName;
+             name == kGPUVectorWidthAttrName || name == kGPUWarpsAttrName ||
+             name == kGPUTensorCoreTileAttrName;
     }
   }];
 }

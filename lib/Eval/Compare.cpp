@@ -22,6 +22,12 @@ Tolerance ke::eval::getDefaultTolerance(ElementKind kind) {
   }
 }
 
+Tolerance ke::eval::getTF32Tolerance() {
+  // Inputs rounded to 10 mantissa bits (2^-11 relative each); the absolute
+  // part covers sums of a few thousand such products that cancel.
+  return {5e-2, 1e-2};
+}
+
 Comparison ke::eval::compareTensors(const HostTensor &actual,
                                     const HostTensor &expected,
                                     Tolerance tolerance) {

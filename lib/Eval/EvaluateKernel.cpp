@@ -176,6 +176,16 @@ llvm::Expected<KernelSignature> checkSignature(KernelJob job) {
   if (job.reference.getFunctionType() != job.evaluated.getFunctionType())
     return llvm::createStringError(
         "signature: the reference's function type differs from the kernel's");
+  // The tolerance and the precision allowed are the author's: read from the
+  // reference, never from the candidate they judge.
+  signature->atol.reset();
+  signature->rtol.reset();
+  if (auto atol = job.reference->getAttrOfType<FloatAttr>("ke.atol"))
+    signature->atol = atol.getValueAsDouble();
+  if (auto rtol = job.reference->getAttrOfType<FloatAttr>("ke.rtol"))
+    signature->rtol = rtol.getValueAsDouble();
+  auto precision = job.reference->getAttrOfType<StringAttr>("ke.precision");
+  signature->allowsTF32 = precision && precision.getValue() == "tf32";
   // Index inputs without ke.range get the range the reference's use implies.
   inferIndexRanges(job.reference, *signature);
   return signature;
@@ -334,6 +344,7 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
   // Work is a property of the computation: count it on the reference, whose
   // linalg form survives (a scheduled candidate holds loops and vectors).
   report.work = estimateWork(job.reference);
+  report.precision = signature->allowsTF32 ? "tf32" : "ieee";
 
   setEvaluationStage("lower");
   std::unique_ptr<TargetRunner> runner = createTargetRunner(options);

@@ -45,6 +45,8 @@ json::Value EvaluationReport::toJSON() const {
   object["time_source"] = timeSource;
   if (!outputs.empty())
     object["outputs"] = outputs;
+  if (!precision.empty())
+    object["precision"] = precision;
   if (!implausibleTiming.empty())
     object["implausible_timing"] = implausibleTiming;
   if (!referenceWarnings.empty()) {
@@ -125,6 +127,7 @@ EvaluationReport::fromJSON(const json::Value &value) {
   readString("error", report.error);
   readString("time_source", report.timeSource);
   readString("outputs", report.outputs);
+  readString("precision", report.precision);
   readString("bound", report.bound);
   readString("not_runnable", report.notRunnable);
   readString("profile_error", report.profileError);

@@ -77,7 +77,8 @@ private:
   llvm::SmallString<128> directory;
 };
 
-/// "<kernel>@<block tile>r<threads>t<thread tile>s<shared>v<width>w<warps>"
+/// "<kernel>@<block tile>r<threads>t<thread tile>s<shared>v<width>w<warps>
+/// c<tensor core tile>"
 /// with only the knobs that differ from the defaults: bundles of one kernel
 /// side by side in one directory.
 std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) {
@@ -105,6 +106,8 @@ std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) 
     addKnob("v", std::to_string(knobs.vectorWidth));
   if (knobs.warps != defaults.warps)
     addKnob("w", std::to_string(knobs.warps));
+  if (knobs.tensorCoreTile != defaults.tensorCoreTile)
+    addKnob("c", std::to_string(knobs.tensorCoreTile));
   return name;
 }
 
@@ -201,6 +204,7 @@ llvm::Error GPURunner::lower(ModuleOp module, bool binary) {
   lowering.sharedTile = options.gpu.sharedTile;
   lowering.vectorWidth = options.gpu.vectorWidth;
   lowering.warps = options.gpu.warps;
+  lowering.tensorCoreTile = options.gpu.tensorCoreTile;
   std::optional<ScopedROCmLinker> rocmLinker;
   if (binary) {
     lowering.format = "bin";

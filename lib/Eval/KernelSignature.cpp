@@ -102,11 +102,15 @@ ke::eval::getKernelSignature(func::FuncOp function) {
     signature.atol = atol.getValueAsDouble();
   if (auto rtol = function->getAttrOfType<FloatAttr>("ke.rtol"))
     signature.rtol = rtol.getValueAsDouble();
+  if (auto precision = function->getAttrOfType<StringAttr>("ke.precision"))
+    signature.allowsTF32 = precision.getValue() == "tf32";
   return signature;
 }
 
 Tolerance KernelSignature::getTolerance(ElementKind resultKind) const {
-  Tolerance tolerance = getDefaultTolerance(resultKind);
+  Tolerance tolerance = allowsTF32 && resultKind == ElementKind::F32
+                            ? getTF32Tolerance()
+                            : getDefaultTolerance(resultKind);
   if (atol)
     tolerance.atol = *atol;
   if (rtol)

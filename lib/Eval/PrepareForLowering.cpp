@@ -12,7 +12,8 @@ void ke::eval::prepareForLowering(func::FuncOp copy) {
   MLIRContext *context = copy.getContext();
   for (NamedAttribute attr : llvm::to_vector(copy->getDiscardableAttrs()))
     if (attr.getName().getValue().starts_with("ke.") &&
-        !KeDialect::isGPUScheduleAttr(attr.getName().getValue()))
+        !KeDialect::isGPUScheduleAttr(attr.getName().getValue()) &&
+        attr.getName() != KeDialect::kPrecisionAttrName)
       copy->removeAttr(attr.getName());
   for (unsigned i = 0, e = copy.getNumArguments(); i < e; ++i) {
     copy.removeArgAttr(i, KeDialect::kRangeAttrName);

@@ -64,6 +64,8 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
   setIntegerKnob(KeDialect::kGPUVectorWidthAttrName, proposal.gpuVectorWidth);
   setIntegerKnob(KeDialect::kGPUSharedTileAttrName, proposal.gpuSharedTile);
   setIntegerKnob(KeDialect::kGPUWarpsAttrName, proposal.gpuWarps);
+  setIntegerKnob(KeDialect::kGPUTensorCoreTileAttrName,
+                 proposal.gpuTensorCoreTile);
   setIntegerKnob(KeDialect::kGPUReductionThreadsAttrName,
                  proposal.gpuReductionThreads);
   built.module->push_back(payload);

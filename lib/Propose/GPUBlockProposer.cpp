@@ -33,6 +33,8 @@ std::optional<Proposal> combineKnobs(const Proposal &a, const Proposal &b) {
        a.gpuVectorWidth.has_value());
   take(pair.gpuWarps, b.gpuWarps, b.gpuWarps.has_value(),
        a.gpuWarps.has_value());
+  take(pair.gpuTensorCoreTile, b.gpuTensorCoreTile,
+       b.gpuTensorCoreTile.has_value(), a.gpuTensorCoreTile.has_value());
   if (!added)
     return std::nullopt;
   pair.strategy = a.strategy + " + " + b.strategy;
@@ -50,14 +52,17 @@ llvm::ArrayRef<llvm::SmallVector<int64_t, 2>> GPUBlockProposer::getShapes() {
 
 std::vector<Proposal>
 GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
-  bool reduces = false, contracts = false, elementwise = false;
+  bool reduces = false, contracts = false, elementwise = false,
+       tensorCores = false;
   for (const OpShape &shape : shapes) {
     elementwise |= !shape.hasReductionLoops() && shape.name != "linalg.fill";
     int64_t reductions = llvm::count(shape.isReduction, true);
     reduces |= reductions > 0;
-    contracts |=
+    bool contraction =
         reductions > 0 &&
         static_cast<int64_t>(shape.isReduction.size()) - reductions >= 2;
+    contracts |= contraction;
+    tensorCores |= contraction && shape.tensorCoreInputs;
   }
   std::vector<Proposal> space;
   auto add = [&](std::string strategy, auto setKnob) {
@@ -67,6 +72,10 @@ GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
     space.push_back(std::move(proposal));
   };
   // The knobs that moved the H100 most first (conv2d 2x from thread tiles).
+  if (tensorCores)
+    for (int64_t tile : {64, 32, 128, 0})
+      add("gpu tensor core tile " + std::to_string(tile),
+          [&](Proposal &p) { p.gpuTensorCoreTile = tile; });
   if (contracts) {
     for (int64_t tile : {128, 32, 0})
       add("gpu shared tile " + std::to_string(tile),

@@ -10,6 +10,7 @@
 #include "ScheduleDetail.h"
 #include "ke/Propose/Rewrite.h"
 #include "ke/Propose/Schedule.h"
+#include "ke/KeDialect.h"
 
 #include "ke/Support/DiagnosticCollector.h"
 
@@ -115,6 +116,18 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
         cast<ShapedType>(op->getResult(0).getType()).getRank() > 0 &&
         llvm::all_of(op->getOperands(), [&](Value operand) {
           return getElementTypeOrSelf(operand.getType()) == elementType;
+        });
+    auto function = op->getParentOfType<func::FuncOp>();
+    auto precision =
+        function ? function->getAttrOfType<StringAttr>(
+                       KeDialect::kPrecisionAttrName)
+                 : StringAttr();
+    bool allowTF32 = precision && precision.getValue() == "tf32";
+    shape.tensorCoreInputs =
+        op.getNumDpsInputs() > 0 &&
+        llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+          Type type = getElementTypeOrSelf(input->get().getType());
+          return type.isF16() || type.isBF16() || (type.isF32() && allowTF32);
         });
     op->walk([&](Operation *nested) {
       if (nested->getDialect() &&

@@ -69,7 +69,7 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   for (int64_t size : options.threadTile)
     threadTile.push_back(std::to_string(size));
   std::string reductions =
-      llvm::formatv("func.func(ke-stage-contractions-for-gpu{{tile={2} "
+      llvm::formatv("func.func({5}ke-stage-contractions-for-gpu{{tile={2} "
                     "warps={4}},"
                     "ke-distribute-reductions-for-gpu{{"
                     "max-threads={0}{1}},"
@@ -80,7 +80,15 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
                         : " thread-tile=" + llvm::join(threadTile, ","),
                     options.sharedTile.getValue(),
                     options.vectorWidth.getValue(),
-                    options.warps.getValue())
+                    options.warps.getValue(),
+                    vendor == "amd"
+                        ? std::string()
+                        : llvm::formatv(
+                              "ke-tensor-core-contractions-for-gpu{{tile={0} "
+                              "min-blocks={1}},",
+                              options.tensorCoreTile.getValue(),
+                              target.gpu.multiprocessors)
+                              .str())
           .str();
   bool amd = vendor == "amd";
   // AMD without ROCm's device libraries: f32 math as polynomials (no

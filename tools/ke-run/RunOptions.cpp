@@ -195,6 +195,13 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                "shared memory (2, 4, 8 or 16; bundles of other values are "
                "named <kernel>@w<N>)"),
       cl::cat(runCategory));
+  cl::opt<int64_t> gpuTensorCoreTile(
+      "gpu-tensor-core-tile", cl::init(ke::GPUScheduleDefaults::tensorCoreTile),
+      cl::desc("nvgpu: outputs per block along i and j of contractions with "
+               "f16/bf16 inputs (or f32 under ke.precision = \"tf32\") run on "
+               "tensor cores (32, 64 or 128, halved for small grids; 0: none; "
+               "bundles of other values are named <kernel>@c<N>)"),
+      cl::cat(runCategory));
   cl::opt<int64_t> gpuVectorWidth(
       "gpu-vector-width", cl::init(ke::GPUScheduleDefaults::vectorWidth),
       cl::desc("nvgpu/amdgpu: elements per thread of elementwise ops, read "
@@ -284,6 +291,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.gpu.threadTile.assign(gpuThreadTile.begin(), gpuThreadTile.end());
   options.gpu.sharedTile = gpuSharedTile;
   options.gpu.warps = gpuWarps;
+  options.gpu.tensorCoreTile = gpuTensorCoreTile;
   options.gpu.vectorWidth = gpuVectorWidth;
   return command;
 }

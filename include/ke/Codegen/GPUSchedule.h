@@ -30,6 +30,9 @@ struct GPUScheduleDefaults {
   static constexpr int64_t warps = 8;
   /// Elements per thread of elementwise ops, moved as one vector.
   static constexpr int64_t vectorWidth = 4;
+  /// Outputs per block along i and j of contractions on tensor cores
+  /// (0: none).
+  static constexpr int64_t tensorCoreTile = 128;
 };
 
 struct GPUSchedule {
@@ -43,6 +46,7 @@ struct GPUSchedule {
   int64_t sharedTile = GPUScheduleDefaults::sharedTile;
   int64_t warps = GPUScheduleDefaults::warps;
   int64_t vectorWidth = GPUScheduleDefaults::vectorWidth;
+  int64_t tensorCoreTile = GPUScheduleDefaults::tensorCoreTile;
 
   /// `options` with every knob `function` carries as an attribute replaced
   /// by the attribute's value.

@@ -232,6 +232,54 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
                            "::mlir::affine::AffineDialect"];
 }
 
+def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Run GEMM-like contractions on NVIDIA tensor cores (mma.sync)";
+  let description = [{
+    On buffers, before `ke-stage-contractions-for-gpu`: a contraction as
+    that pass reads it (C[M x N] += A[M x K] B[K x N] over groups of loops,
+    one f32 output) whose body is exactly `acc + a * b` (the inputs possibly
+    extended to f32 first), with one A-like and one B-like input that are
+    both f16, both bf16, or both f32 in a function that carries
+    `ke.precision = "tf32"`, becomes a `gpu.launch` of 4 warps per `tile` x
+    `tile` outputs (batches on the grid's z). Each warp owns a quarter of
+    the tile and accumulates it in f32 registers with `nvvm.mma.sync`
+    (m16n8k16 for f16/bf16, m16n8k8 for TF32; A row-major, B column-major
+    fragments). K runs in steps of 64 bytes per row: the block copies each
+    input's slice into shared memory laid out [row or column][k] with 16
+    bytes of padding per row (the eight rows a fragment load reads fall on
+    different banks), with 16-byte vector loads where the input's innermost
+    index is the innermost loop of its group and the width divides that
+    loop and the buffer's rows (scalar loads otherwise); `gpu.barrier`;
+    each warp loads its fragments (32-bit pairs of 16-bit values) and
+    issues one mma per 16 x 8 piece of its warp tile per 16 (8) k; then
+    `gpu.barrier`. Ragged rows, columns and K are zero-filled on the way
+    in and guarded on the way out; a `linalg.fill` of the output right
+    before the op starts the accumulators.
+
+    The tile is `tile`, halved (down to 32) while the grid would have
+    fewer than `min-blocks` blocks; the function's `ke.gpu_tensor_core_tile`
+    (the search's knob) is taken exactly, 0 turning the rewrite off. f32
+    inputs without the TF32 permission are left to the staging pass: TF32
+    keeps 10 of f32's 23 mantissa bits.
+  }];
+  let options = [
+    Option<"tile", "tile", "int64_t",
+           "::ke::GPUScheduleDefaults::tensorCoreTile",
+           "Outputs per block along i and j: 32, 64 or 128 (0: none)">,
+    Option<"minBlocks", "min-blocks", "int64_t", "132",
+           "Fewest blocks worth a smaller tile: the tile is halved (down "
+           "to 32) while the grid has fewer">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def KeVectorizeElementwiseForGPU : Pass<"ke-vectorize-elementwise-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Give each GPU thread a vector of an elementwise op's elements";
   let description = [{

@@ -17,6 +17,8 @@ struct Tolerance {
 /// DESIGN.md's defaults: 1e-4/1e-4 for f32 and f64, looser for 16-bit
 /// floats, exact for integers.
 Tolerance getDefaultTolerance(ElementKind kind);
+/// f32 results of products the kernel allows on TF32 tensor cores.
+Tolerance getTF32Tolerance();
 
 struct Comparison {
   bool matches = true;

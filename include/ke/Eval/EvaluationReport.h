@@ -50,6 +50,9 @@ struct EvaluationReport {
   /// Who provided the result buffers of the timed calls: "caller" or
   /// "kernel" (host-JIT targets; empty elsewhere).
   std::string outputs;
+  /// The arithmetic the kernel allowed: "ieee", or "tf32" (f32 products on
+  /// TF32 tensor cores, checked with TF32's tolerance).
+  std::string precision;
   std::vector<std::string> referenceWarnings; ///< e.g. NaN in its results
   /// The check against a tensor file's outputs (`ke-run --expected`).
   struct ExpectedCheck {

@@ -21,6 +21,9 @@ struct KernelSignature {
   /// `ke.atol`/`ke.rtol` when given, else the loosest default among the
   /// floating-point results (exact for integers).
   std::optional<double> atol, rtol;
+  /// `ke.precision = "tf32"`: f32 products may run on TF32 tensor cores, so
+  /// f32 results are checked with TF32's tolerance.
+  bool allowsTF32 = false;
 
   Tolerance getTolerance(ElementKind resultKind) const;
 };

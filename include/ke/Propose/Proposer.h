@@ -93,6 +93,9 @@ struct Proposal {
   std::optional<int64_t> gpuVectorWidth;
   /// Warps per block of staged contractions (ke.gpu_warps).
   std::optional<int64_t> gpuWarps;
+  /// Outputs per block along i and j of contractions on tensor cores
+  /// (ke.gpu_tensor_core_tile; 0: none).
+  std::optional<int64_t> gpuTensorCoreTile;
 };
 
 class Proposer {

@@ -115,6 +115,9 @@ struct OpShape {
   bool uniformTypes = false;
   /// Its body calls math functions (exp, tanh, ...): approximations matter.
   bool hasMath = false;
+  /// Its inputs are what NVIDIA tensor cores take: f16 or bf16, or f32 in a
+  /// kernel that allows TF32 (`ke.precision = "tf32"`).
+  bool tensorCoreInputs = false;
   unsigned numResults = 1;
   /// Per input operand, the loop each of its dimensions is indexed by (-1:
   /// not a plain loop index).

@@ -60,6 +60,12 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
                      "shared memory (ke-stage-contractions-for-gpu): 2, 4, "
                      "8 or 16"),
       llvm::cl::init(GPUScheduleDefaults::warps)};
+  Option<int64_t> tensorCoreTile{
+      *this, "tensor-core-tile",
+      llvm::cl::desc("Outputs per block along i and j of contractions run "
+                     "on NVIDIA tensor cores (ke-tensor-core-contractions-"
+                     "for-gpu): 32, 64 or 128; 0: none"),
+      llvm::cl::init(GPUScheduleDefaults::tensorCoreTile)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Elements per thread of elementwise ops, read and "

@@ -26,5 +26,6 @@ GPUSchedule GPUSchedule::get(func::FuncOp function, GPUSchedule options) {
   readInteger(KeDialect::kGPUSharedTileAttrName, schedule.sharedTile);
   readInteger(KeDialect::kGPUWarpsAttrName, schedule.warps);
   readInteger(KeDialect::kGPUVectorWidthAttrName, schedule.vectorWidth);
+  readInteger(KeDialect::kGPUTensorCoreTileAttrName, schedule.tensorCoreTile);
   return schedule;
 }

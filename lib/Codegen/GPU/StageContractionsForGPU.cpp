@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/KeDialect.h"
+#include "ke/Codegen/GPUContraction.h"
 #include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/Passes.h"
 
@@ -34,6 +35,8 @@ namespace ke {
 
 using namespace mlir;
 using ke::detail::applyMap;
+using ke::detail::emitGuarded;
+using ke::detail::scatterIvs;
 using ke::detail::findInitializingFill;
 
 namespace {
@@ -41,99 +44,13 @@ namespace {
 /// warp of the block (8 warps: 16 x 16 = 256 threads).
 constexpr int64_t kThreadsPerSide = 16;
 
-/// A contraction the rewrite handles, as a matrix product C[M x N] +=
-/// A[M x K] B[K x N] over groups of loops: one f32 output indexed by plain
-/// loops, static bounds, a body of arithmetic on the inputs folded into the
-/// output by an add, every input a buffer. The columns are the loops of the
-/// inputs that read the output's innermost loop (B-like), the rows those of
-/// the other inputs (A-like), the batches the parallel loops every input
-/// reads; K is all reduction loops. A matmul is (i | j | k), a conv_2d_nhwc
-/// (n, oh, ow | f | kh, kw, c), batch_matmul (i | j | k) per batch b.
-struct StagedContraction {
-  linalg::LinalgOp op;
-  Operation *combiner = nullptr;
-  SmallVector<unsigned> rowLoops, columnLoops, reductionLoops, batchLoops;
-  int64_t rows = 1, columns = 1, depth = 1, batches = 1;
-  /// Per input: whether it is A-like (read along the rows).
-  SmallVector<bool> alongRows;
-  /// A linalg.fill of the output right before the op: its value starts
-  /// the accumulators and the fill goes away.
-  linalg::FillOp fill;
+/// A contraction (see GPUContraction) with its block tile.
+struct StagedContraction : ke::GPUContraction {
   /// Outputs per block along the rows and the columns.
   int64_t tile = 0;
   /// Threads of the block along the rows (2 per warp).
   int64_t threadRows = kThreadsPerSide;
 };
-
-std::optional<StagedContraction> match(linalg::LinalgOp op, int64_t stepK) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() == 0 || op.getNumDpsInputs() == 0 ||
-      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
-    return std::nullopt;
-  Block *body = op.getBlock();
-  BlockArgument accumulator = op.getRegionOutputArgs().front();
-  if (!accumulator.getType().isF32() || !accumulator.hasOneUse() ||
-      !body->getOps<linalg::IndexOp>().empty())
-    return std::nullopt;
-  Operation *combiner = cast<linalg::YieldOp>(body->getTerminator())
-                            .getOperand(0)
-                            .getDefiningOp();
-  if (!isa_and_nonnull<arith::AddFOp>(combiner) ||
-      combiner->getBlock() != body ||
-      !llvm::is_contained(combiner->getOperands(), accumulator))
-    return std::nullopt;
-  AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  if (output.getNumResults() < 2 || !output.isProjectedPermutation())
-    return std::nullopt;
-  StagedContraction contraction;
-  contraction.op = op;
-  contraction.combiner = combiner;
-  unsigned innermost =
-      cast<AffineDimExpr>(output.getResults().back()).getPosition();
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  Value outputBuffer = op.getDpsInitOperand(0)->get();
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    // Blocks write the output while others still read their inputs.
-    if (!isa<MemRefType>(input->get().getType()) || map.getNumSymbols() != 0 ||
-        map.getNumResults() == 0 || input->get() == outputBuffer)
-      return std::nullopt;
-    contraction.alongRows.push_back(!map.isFunctionOfDim(innermost));
-  }
-  if (!llvm::is_contained(contraction.alongRows, true) ||
-      !llvm::is_contained(contraction.alongRows, false))
-    return std::nullopt;
-  for (unsigned loop = 0; loop < bounds.size(); ++loop) {
-    if (iterators[loop] == utils::IteratorType::reduction) {
-      contraction.reductionLoops.push_back(loop);
-      contraction.depth *= bounds[loop];
-      continue;
-    }
-    bool byRows = false, byColumns = false, byAll = true;
-    for (auto [position, input] : llvm::enumerate(op.getDpsInputOperands())) {
-      bool reads = op.getMatchingIndexingMap(input).isFunctionOfDim(loop);
-      byAll &= reads;
-      (contraction.alongRows[position] ? byRows : byColumns) |= reads;
-    }
-    if (byAll) {
-      contraction.batchLoops.push_back(loop);
-      contraction.batches *= bounds[loop];
-    } else if (byRows && byColumns) {
-      return std::nullopt; // shared by some inputs of both sides
-    } else if (byColumns) {
-      contraction.columnLoops.push_back(loop);
-      contraction.columns *= bounds[loop];
-    } else {
-      contraction.rowLoops.push_back(loop);
-      contraction.rows *= bounds[loop];
-    }
-  }
-  if (contraction.rowLoops.empty() || contraction.columnLoops.empty() ||
-      contraction.depth % stepK != 0)
-    return std::nullopt;
-  return contraction;
-}
 
 /// The block tile: `largest`, halved (down to 16) while the grid would
 /// have fewer than `minBlocks` blocks (attention's 256x256 scores are 16
@@ -168,30 +85,6 @@ bool fitsDevice(const StagedContraction &contraction, int64_t stepK) {
         cast<MemRefType>(input->get().getType()).getElementTypeBitWidth() / 8;
   return llvm::divideCeil(contraction.rows, contraction.tile) <= kMaxGridYZ &&
          contraction.batches <= kMaxGridYZ && shared <= kMaxStaticShared;
-}
-
-/// Writes the ivs of `loops` (bounds `bounds`) that the flat index
-/// `linear` stands for into `ivs` (row-major over `loops`).
-void scatterIvs(OpBuilder &builder, Location loc, Value linear,
-                ArrayRef<unsigned> loops, ArrayRef<int64_t> bounds,
-                SmallVector<Value> &ivs) {
-  SmallVector<int64_t> shape;
-  for (unsigned loop : loops)
-    shape.push_back(bounds[loop]);
-  for (auto [loop, iv] :
-       llvm::zip(loops, ke::detail::delinearize(builder, loc, linear, shape)))
-    ivs[loop] = iv;
-}
-
-/// `then` under `condition`, or unconditionally when there is none.
-void emitGuarded(OpBuilder &builder, Location loc, Value condition,
-                 llvm::function_ref<void()> then) {
-  OpBuilder::InsertionGuard guard(builder);
-  if (condition) {
-    auto ifOp = scf::IfOp::create(builder, loc, condition);
-    builder.setInsertionPointToStart(ifOp.thenBlock());
-  }
-  then();
 }
 
 void stage(const StagedContraction &contraction, int64_t stepK) {
@@ -431,9 +324,10 @@ struct StageContractionsForGPUPass
     int64_t threadRows = 2 * warps;
     SmallVector<StagedContraction, 2> staged;
     getOperation().walk([&](linalg::LinalgOp op) {
-      std::optional<StagedContraction> contraction = match(op, stepK);
-      if (!contraction)
+      std::optional<ke::GPUContraction> matched = ke::matchGPUContraction(op);
+      if (!matched || matched->depth % stepK != 0)
         return;
+      std::optional<StagedContraction> contraction = StagedContraction{*matched};
       contraction->tile =
           chooseTile(*contraction, tile, minBlocks, /*exact=*/exactTile,
                      threadRows);

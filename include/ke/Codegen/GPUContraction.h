@@ -1,0 +1,59 @@
+//===- GPUContraction.h - linalg ops read as C += A B on buffers -*- C++ -*-===//
+//
+// The GPU rewrites of GEMM-like ops (shared-memory staging, tensor cores)
+// read an op the same way: as a matrix product over groups of loops. This
+// is that reading, and the index helpers both rewrites build launches with.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_CODEGEN_GPUCONTRACTION_H
+#define KE_CODEGEN_GPUCONTRACTION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace ke {
+
+/// A linalg op read as C[M x N] += A[M x K] B[K x N] over groups of loops:
+/// one f32 output indexed by plain loops, static bounds, a body of
+/// arithmetic on the inputs folded into the output by an add, every input a
+/// buffer other than the output. The columns are the loops of the inputs
+/// that read the output's innermost loop (B-like), the rows those of the
+/// other inputs (A-like), the batches the parallel loops every input reads;
+/// K is all reduction loops. A matmul is (i | j | k), a conv_2d_nhwc
+/// (n, oh, ow | f | kh, kw, c), batch_matmul (i | j | k) per batch b.
+struct GPUContraction {
+  mlir::linalg::LinalgOp op;
+  /// The add folding the body's value into the accumulator.
+  mlir::Operation *combiner = nullptr;
+  llvm::SmallVector<unsigned> rowLoops, columnLoops, reductionLoops, batchLoops;
+  int64_t rows = 1, columns = 1, depth = 1, batches = 1;
+  /// Per input: whether it is A-like (read along the rows).
+  llvm::SmallVector<bool> alongRows;
+  /// A linalg.fill of the output right before the op: its value starts
+  /// the accumulators and the fill goes away.
+  mlir::linalg::FillOp fill;
+};
+
+/// `op` read as a contraction, or nothing when it is not one.
+std::optional<GPUContraction> matchGPUContraction(mlir::linalg::LinalgOp op);
+
+namespace detail {
+
+/// Writes the ivs of `loops` (bounds `bounds`) that the flat index
+/// `linear` stands for into `ivs` (row-major over `loops`).
+void scatterIvs(mlir::OpBuilder &builder, mlir::Location loc,
+                mlir::Value linear, llvm::ArrayRef<unsigned> loops,
+                llvm::ArrayRef<int64_t> bounds,
+                llvm::SmallVectorImpl<mlir::Value> &ivs);
+
+/// `then` under `condition`, or unconditionally when there is none.
+void emitGuarded(mlir::OpBuilder &builder, mlir::Location loc,
+                 mlir::Value condition, llvm::function_ref<void()> then);
+
+} // namespace detail
+} // namespace ke
+
+#endif // KE_CODEGEN_GPUCONTRACTION_H

@@ -1,0 +1,584 @@
+//===- TensorCoreContractionsForGPU.cpp - GEMMs on mma.sync ---------------===//
+//
+// An NVIDIA GPU multiplies small matrices per warp on its tensor cores
+// (`mma.sync`): 16 x 8 x 16 for f16/bf16 inputs, 16 x 8 x 8 for f32 read
+// as TF32, with f32 accumulators, many times the FMA units' rate. This
+// rewrites GEMM-like contractions whose inputs allow it into one launch per
+// tile of outputs: the block stages each step's slices of both inputs in
+// shared memory (16-byte vector loads where the input is contiguous), and
+// every warp loads its operand fragments from there and issues one mma.sync
+// per 16 x 8 piece of its warp tile.
+//
+// f32 inputs only with the kernel's permission (`ke.precision = "tf32"`):
+// TF32 keeps 10 of f32's 23 mantissa bits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Codegen/GPUContraction.h"
+#include "ke/Codegen/GPUSchedule.h"
+#include "ke/Codegen/LinalgOnBuffers.h"
+#include "ke/Codegen/Passes.h"
+#include "ke/KeDialect.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KETENSORCORECONTRACTIONSFORGPU
+#include "ke/Codegen/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+using ke::detail::applyMap;
+using ke::detail::emitGuarded;
+using ke::detail::findInitializingFill;
+using ke::detail::scatterIvs;
+
+namespace {
+/// Warps per block along the rows and the columns of its tile.
+constexpr int64_t kWarpRows = 2, kWarpColumns = 2;
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kThreads = kWarpRows * kWarpColumns * kWarpSize;
+/// Bytes one thread moves per global load where the input allows it.
+constexpr int64_t kVectorBytes = 16;
+
+/// What the tensor cores take: the inputs' element type and the mma shape.
+enum class MmaKind { F16, BF16, TF32 };
+
+struct TensorCoreContraction : ke::GPUContraction {
+  MmaKind kind = MmaKind::F16;
+  /// The positions of the A-like and B-like inputs.
+  unsigned a = 0, b = 1;
+  /// Outputs per block along rows and columns.
+  int64_t tile = 0;
+};
+
+Type inputElementType(const TensorCoreContraction &contraction,
+                      unsigned position) {
+  linalg::LinalgOp op = contraction.op;
+  return getElementTypeOrSelf(op.getDpsInputOperand(position)->get().getType());
+}
+
+/// The mma's K: 16 for 16-bit inputs, 8 for TF32.
+int64_t mmaDepth(MmaKind kind) { return kind == MmaKind::TF32 ? 8 : 16; }
+/// Reduction iterations per shared-memory step (64 bytes of each row).
+int64_t stepDepth(MmaKind kind) { return 4 * mmaDepth(kind) / 2; }
+/// Elements of shared-memory padding per row: 16 bytes, which puts the
+/// eight rows a fragment load touches on different banks.
+int64_t rowPadding(MmaKind kind) { return kind == MmaKind::TF32 ? 4 : 8; }
+
+/// The block argument `value` is, through at most one arith.extf.
+BlockArgument stripExtension(Value value) {
+  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
+    value = ext.getIn();
+  return dyn_cast<BlockArgument>(value);
+}
+
+/// `contraction` as a tensor-core product, when its body is exactly
+/// acc + a * b (the inputs possibly extended to f32) and its inputs are
+/// f16, bf16, or f32 under TF32 permission.
+std::optional<TensorCoreContraction>
+matchTensorCore(const ke::GPUContraction &matched, bool allowTF32) {
+  linalg::LinalgOp op = matched.op;
+  if (op.getNumDpsInputs() != 2 || matched.alongRows[0] == matched.alongRows[1])
+    return std::nullopt;
+  TensorCoreContraction contraction{matched};
+  contraction.a = matched.alongRows[0] ? 0 : 1;
+  contraction.b = 1 - contraction.a;
+  Block *body = op.getBlock();
+  // acc + a * b and nothing else: the extensions, the product, the add.
+  Value product = contraction.combiner->getOperand(0) ==
+                          op.getRegionOutputArgs().front()
+                      ? contraction.combiner->getOperand(1)
+                      : contraction.combiner->getOperand(0);
+  auto multiply = product.getDefiningOp<arith::MulFOp>();
+  if (!multiply || multiply->getBlock() != body || !product.hasOneUse())
+    return std::nullopt;
+  BlockArgument lhs = stripExtension(multiply.getLhs()),
+                rhs = stripExtension(multiply.getRhs());
+  BlockArgument aArg = op.getMatchingBlockArgument(
+                    op.getDpsInputOperand(contraction.a)),
+                bArg = op.getMatchingBlockArgument(
+                    op.getDpsInputOperand(contraction.b));
+  if (!lhs || !rhs || !((lhs == aArg && rhs == bArg) ||
+                        (lhs == bArg && rhs == aArg)))
+    return std::nullopt;
+  int64_t bodyOps = std::distance(body->begin(), body->end());
+  int64_t extensions =
+      isa_and_nonnull<arith::ExtFOp>(multiply.getLhs().getDefiningOp()) +
+      isa_and_nonnull<arith::ExtFOp>(multiply.getRhs().getDefiningOp());
+  if (bodyOps != 3 + extensions)
+    return std::nullopt;
+  Type aType = inputElementType(contraction, contraction.a),
+       bType = inputElementType(contraction, contraction.b);
+  if (aType != bType)
+    return std::nullopt;
+  if (aType.isF16())
+    contraction.kind = MmaKind::F16;
+  else if (aType.isBF16())
+    contraction.kind = MmaKind::BF16;
+  else if (aType.isF32() && allowTF32)
+    contraction.kind = MmaKind::TF32;
+  else
+    return std::nullopt;
+  constexpr int64_t kMaxGridYZ = 65535;
+  if (contraction.batches > kMaxGridYZ)
+    return std::nullopt;
+  return contraction;
+}
+
+/// The tile: `largest`, halved (down to 32) while the grid would have fewer
+/// than `minBlocks` blocks; exactly `largest` when `exact`.
+int64_t chooseTile(const TensorCoreContraction &contraction, int64_t largest,
+                   int64_t minBlocks, bool exact) {
+  if (exact)
+    return largest;
+  auto blocks = [&](int64_t tile) {
+    return llvm::divideCeil(contraction.rows, tile) *
+           llvm::divideCeil(contraction.columns, tile) * contraction.batches;
+  };
+  int64_t tile = largest;
+  while (tile > 32 && blocks(tile) < minBlocks)
+    tile /= 2;
+  return tile;
+}
+
+/// How one input reaches shared memory: `width` elements per load along
+/// its innermost dimension, which follows K or the input's side.
+struct InputCopy {
+  unsigned position;
+  bool alongRows;
+  /// Whether the input's innermost dimension follows a reduction loop.
+  bool kInnermost;
+  int64_t width = 1;
+};
+
+InputCopy planCopy(const TensorCoreContraction &contraction,
+                   unsigned position) {
+  linalg::LinalgOp op = contraction.op;
+  OpOperand *input = op.getDpsInputOperand(position);
+  AffineMap map = op.getMatchingIndexingMap(input);
+  InputCopy copy{position, contraction.alongRows[position], false, 1};
+  copy.kInnermost = llvm::any_of(contraction.reductionLoops, [&](unsigned l) {
+    return map.getResults().back().isFunctionOfDim(l);
+  });
+  // A vector load needs consecutive flat indices to be consecutive
+  // addresses: the innermost index is the innermost loop of its group,
+  // whose bound the width divides, in a row-major buffer whose rows the
+  // width divides (aligned vectors).
+  auto memref = cast<MemRefType>(input->get().getType());
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  ArrayRef<unsigned> group =
+      copy.kInnermost ? ArrayRef<unsigned>(contraction.reductionLoops)
+      : copy.alongRows ? ArrayRef<unsigned>(contraction.rowLoops)
+                       : ArrayRef<unsigned>(contraction.columnLoops);
+  int64_t width = kVectorBytes * 8 / memref.getElementTypeBitWidth();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (last && !group.empty() && last.getPosition() == group.back() &&
+      memref.getLayout().isIdentity() && memref.hasStaticShape() &&
+      memref.getShape().back() % width == 0 &&
+      bounds[group.back()] % width == 0)
+    copy.width = width;
+  return copy;
+}
+
+class TensorCoreKernelBuilder {
+public:
+  TensorCoreKernelBuilder(const TensorCoreContraction &contraction)
+      : contraction(contraction), op(contraction.op), builder(op),
+        loc(op.getLoc()), bounds(op.getStaticLoopRanges()),
+        stepK(stepDepth(contraction.kind)),
+        rowStride(stepK + rowPadding(contraction.kind)) {}
+
+  void build();
+
+private:
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  Value add(Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b);
+  }
+  Value add(Value a, int64_t b) { return b == 0 ? a : add(a, constant(b)); }
+  Value mul(Value a, int64_t b) {
+    return arith::MulIOp::create(builder, loc, a, constant(b));
+  }
+  Value below(Value index, int64_t bound) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                 index, constant(bound));
+  }
+  Value both(Value a, Value b) {
+    if (!a)
+      return b;
+    if (!b)
+      return a;
+    return arith::AndIOp::create(builder, loc, a, b);
+  }
+
+  void copyToShared(const InputCopy &copy, Value k0);
+  /// `value` (f32 or a vector of f32) rounded to the nearest TF32.
+  Value roundToTF32(Value value);
+  /// The mma operand registers of the A fragment at (row0, k0) of `slice`
+  /// (four) or the B fragment at (column0, k0) (two).
+  SmallVector<Value> loadFragment(Value slice, Value first, Value k,
+                                  bool isA);
+  Value packPair(Value slice, Value row, Value column);
+
+  const TensorCoreContraction &contraction;
+  linalg::LinalgOp op;
+  OpBuilder builder;
+  Location loc;
+  SmallVector<int64_t> bounds;
+  int64_t stepK, rowStride;
+  SmallVector<Value> base;
+  Value firstRow, firstColumn, linearThread, groupId, threadInGroup;
+  SmallVector<Value> slices;
+};
+
+Value TensorCoreKernelBuilder::packPair(Value slice, Value row, Value column) {
+  Type element = getElementTypeOrSelf(slice.getType());
+  auto pairType = VectorType::get({2}, element);
+  auto pair = vector::LoadOp::create(builder, loc, pairType, slice,
+                                     ValueRange{row, column});
+  pair.setAlignment(4);
+  if (contraction.kind == MmaKind::F16)
+    return pair;
+  // bf16 pairs travel as one 32-bit register.
+  auto asWord = vector::BitCastOp::create(
+      builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
+  return vector::ExtractOp::create(builder, loc, asWord, ArrayRef<int64_t>{0});
+}
+
+SmallVector<Value> TensorCoreKernelBuilder::loadFragment(Value slice,
+                                                         Value first, Value k,
+                                                         bool isA) {
+  // PTX's fragment layouts (m16n8k16 and m16n8k8): lane = 4 group + t.
+  // A: rows group and group + 8; B: column group. K: 2t (pairs) and
+  // 2t + 8 for 16-bit inputs, t and t + 4 for TF32.
+  SmallVector<Value> registers;
+  SmallVector<Value> lines = {add(first, groupId)};
+  if (isA)
+    lines.push_back(add(lines[0], 8));
+  if (contraction.kind == MmaKind::TF32) {
+    Value k1 = add(k, threadInGroup);
+    for (int64_t half : {0, 4})
+      for (Value line : lines) {
+        Value value = memref::LoadOp::create(builder, loc, slice,
+                                             ValueRange{line, add(k1, half)});
+        registers.push_back(arith::BitcastOp::create(
+            builder, loc, builder.getI32Type(), value));
+      }
+    return registers;
+  }
+  Value k2 = add(k, arith::MulIOp::create(builder, loc, threadInGroup,
+                                          constant(2)));
+  for (int64_t half : {0, 8})
+    for (Value line : lines)
+      registers.push_back(packPair(slice, line, add(k2, half)));
+  return registers;
+}
+
+Value TensorCoreKernelBuilder::roundToTF32(Value value) {
+  // The mma reads TF32 operands by dropping f32's low 13 bits; rounding
+  // once on the way into shared memory halves the error, as cuBLAS does.
+  auto round = [&](Value scalar) -> Value {
+    auto bits = NVVM::ConvertFloatToTF32Op::create(
+        builder, loc, builder.getI32Type(), scalar, NVVM::FPRoundingMode::RNA,
+        NVVM::SaturationMode::NONE, /*relu=*/false);
+    return arith::BitcastOp::create(builder, loc, builder.getF32Type(), bits);
+  };
+  auto vectorType = dyn_cast<VectorType>(value.getType());
+  if (!vectorType)
+    return round(value);
+  SmallVector<Value> lanes;
+  for (int64_t lane = 0; lane < vectorType.getNumElements(); ++lane)
+    lanes.push_back(round(vector::ExtractOp::create(builder, loc, value,
+                                                    ArrayRef<int64_t>{lane})));
+  return vector::FromElementsOp::create(builder, loc, vectorType, lanes);
+}
+
+void TensorCoreKernelBuilder::copyToShared(const InputCopy &copy, Value k0) {
+  OpOperand *input = op.getDpsInputOperand(copy.position);
+  AffineMap map = op.getMatchingIndexingMap(input);
+  ArrayRef<unsigned> sideLoops =
+      copy.alongRows ? contraction.rowLoops : contraction.columnLoops;
+  int64_t sideExtent = copy.alongRows ? contraction.rows : contraction.columns;
+  int64_t tile = contraction.tile, width = copy.width;
+  Value slice = slices[copy.position == contraction.a ? 0 : 1];
+  Type element = getElementTypeOrSelf(input->get().getType());
+  int64_t chunks = tile * stepK / width;
+  // Chunks along the innermost dimension first: neighbouring threads read
+  // neighbouring addresses.
+  int64_t chunksPerLine = (copy.kInnermost ? stepK : tile) / width;
+  for (int64_t first = 0; first < chunks; first += kThreads) {
+    Value chunk = add(linearThread, first);
+    Value inner = mul(arith::RemUIOp::create(builder, loc, chunk,
+                                             constant(chunksPerLine)),
+                      width);
+    Value outer =
+        arith::DivUIOp::create(builder, loc, chunk, constant(chunksPerLine));
+    Value kk = copy.kInnermost ? inner : outer;
+    Value mm = copy.kInnermost ? outer : inner;
+    Value along = add(copy.alongRows ? firstRow : firstColumn, mm);
+    Value k = add(k0, kk);
+    // Whole chunks are in or out: the width divides the extents.
+    Value inside;
+    if (first + kThreads > chunks)
+      inside = below(chunk, chunks);
+    if (sideExtent % tile != 0)
+      inside = both(inside, below(along, sideExtent));
+    if (contraction.depth % stepK != 0)
+      inside = both(inside, below(k, contraction.depth));
+    Type loadedType =
+        width == 1 ? element : Type(VectorType::get({width}, element));
+    auto load = [&]() -> Value {
+      SmallVector<Value> ivs(base);
+      scatterIvs(builder, loc, k, contraction.reductionLoops, bounds, ivs);
+      scatterIvs(builder, loc, along, sideLoops, bounds, ivs);
+      SmallVector<Value> indices = applyMap(builder, loc, map, ivs);
+      if (width == 1)
+        return memref::LoadOp::create(builder, loc, input->get(), indices);
+      auto vectorLoad = vector::LoadOp::create(builder, loc, loadedType,
+                                               input->get(), indices);
+      vectorLoad.setAlignment(kVectorBytes);
+      return vectorLoad;
+    };
+    Value value;
+    if (!inside) {
+      value = load();
+    } else {
+      // Outside the operands the product's terms are zeros.
+      auto ifInside = scf::IfOp::create(builder, loc, loadedType, inside,
+                                        /*withElseRegion=*/true);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(ifInside.thenBlock());
+      scf::YieldOp::create(builder, loc, ValueRange{load()});
+      builder.setInsertionPointToStart(ifInside.elseBlock());
+      scf::YieldOp::create(
+          builder, loc,
+          ValueRange{arith::ConstantOp::create(
+              builder, loc, builder.getZeroAttr(loadedType))});
+      value = ifInside.getResult(0);
+    }
+    if (contraction.kind == MmaKind::TF32)
+      value = roundToTF32(value);
+    // Shared slices are [side][k]: fragment loads read along k.
+    if (width == 1) {
+      memref::StoreOp::create(builder, loc, value, slice, ValueRange{mm, kk});
+    } else if (copy.kInnermost) {
+      auto store = vector::StoreOp::create(builder, loc, value, slice,
+                                           ValueRange{mm, kk});
+      store.setAlignment(kVectorBytes);
+    } else {
+      for (int64_t lane = 0; lane < width; ++lane)
+        memref::StoreOp::create(
+            builder, loc,
+            vector::ExtractOp::create(builder, loc, value,
+                                      ArrayRef<int64_t>{lane}),
+            slice, ValueRange{add(mm, lane), kk});
+    }
+  }
+}
+
+void TensorCoreKernelBuilder::build() {
+  MLIRContext *context = op.getContext();
+  int64_t tile = contraction.tile;
+  int64_t warpTileRows = tile / kWarpRows, warpTileColumns = tile / kWarpColumns;
+  int64_t fragmentRows = warpTileRows / 16, fragmentColumns = warpTileColumns / 8;
+  bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  SmallVector<Type> sliceTypes;
+  for (unsigned position : {contraction.a, contraction.b})
+    sliceTypes.push_back(MemRefType::get(
+        {tile, rowStride}, inputElementType(contraction, position),
+        MemRefLayoutAttrInterface{}, workgroup));
+  auto launch = gpu::LaunchOp::create(
+      builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
+      constant(llvm::divideCeil(contraction.rows, tile)),
+      constant(contraction.batches), constant(kThreads), constant(1),
+      constant(1), /*dynamicSharedMemorySize=*/nullptr,
+      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, sliceTypes);
+  builder.setInsertionPointToStart(&launch.getBody().front());
+  gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
+  slices.assign(launch.getWorkgroupAttributions().begin(),
+                launch.getWorkgroupAttributions().end());
+  base.assign(bounds.size(), constant(0));
+  if (!contraction.batchLoops.empty())
+    scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
+  firstRow = mul(block.y, tile);
+  firstColumn = mul(block.x, tile);
+  linearThread = thread.x;
+  Value warp = arith::DivUIOp::create(builder, loc, thread.x,
+                                      constant(kWarpSize));
+  Value lane = arith::RemUIOp::create(builder, loc, thread.x,
+                                      constant(kWarpSize));
+  groupId = arith::DivUIOp::create(builder, loc, lane, constant(4));
+  threadInGroup = arith::RemUIOp::create(builder, loc, lane, constant(4));
+  Value warpRow = mul(arith::DivUIOp::create(builder, loc, warp,
+                                             constant(kWarpColumns)),
+                      warpTileRows);
+  Value warpColumn = mul(arith::RemUIOp::create(builder, loc, warp,
+                                                constant(kWarpColumns)),
+                         warpTileColumns);
+
+  // Accumulator (fm, fn, i) of the lane: row group (+ 8 for i >= 2),
+  // column 2t + i % 2 of the warp's 16 x 8 piece (fm, fn).
+  OpOperand *init = op.getDpsInitOperand(0);
+  AffineMap outputMap = op.getMatchingIndexingMap(init);
+  auto outputAt = [&](int64_t fm, int64_t fn,
+                      int64_t i) -> std::pair<SmallVector<Value>, Value> {
+    Value row = add(add(firstRow, warpRow), add(groupId, fm * 16 + (i / 2) * 8));
+    Value column =
+        add(add(firstColumn, warpColumn),
+            add(arith::MulIOp::create(builder, loc, threadInGroup, constant(2)),
+                fn * 8 + i % 2));
+    SmallVector<Value> ivs(base);
+    scatterIvs(builder, loc, row, contraction.rowLoops, bounds, ivs);
+    scatterIvs(builder, loc, column, contraction.columnLoops, bounds, ivs);
+    Value inside;
+    if (ragged)
+      inside = both(below(row, contraction.rows),
+                    below(column, contraction.columns));
+    return {applyMap(builder, loc, outputMap, ivs), inside};
+  };
+  Type f32 = builder.getF32Type();
+  SmallVector<Value> initial;
+  for (int64_t fm = 0; fm < fragmentRows; ++fm)
+    for (int64_t fn = 0; fn < fragmentColumns; ++fn)
+      for (int64_t i = 0; i < 4; ++i) {
+        if (linalg::FillOp fill = contraction.fill) {
+          initial.push_back(fill.getInputs().front());
+          continue;
+        }
+        auto [indices, inside] = outputAt(fm, fn, i);
+        if (!inside) {
+          initial.push_back(
+              memref::LoadOp::create(builder, loc, init->get(), indices));
+          continue;
+        }
+        auto ifInside = scf::IfOp::create(builder, loc, f32, inside,
+                                          /*withElseRegion=*/true);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(ifInside.thenBlock());
+        scf::YieldOp::create(builder, loc,
+                             ValueRange{memref::LoadOp::create(
+                                 builder, loc, init->get(), indices)});
+        builder.setInsertionPointToStart(ifInside.elseBlock());
+        scf::YieldOp::create(builder, loc,
+                             ValueRange{arith::ConstantOp::create(
+                                 builder, loc, builder.getF32FloatAttr(0))});
+        initial.push_back(ifInside.getResult(0));
+      }
+
+  auto steps = scf::ForOp::create(
+      builder, loc, constant(0),
+      constant(llvm::alignTo(contraction.depth, stepK)), constant(stepK),
+      initial);
+  builder.setInsertionPointToStart(steps.getBody());
+  Value k0 = steps.getInductionVar();
+  for (unsigned position : {contraction.a, contraction.b})
+    copyToShared(planCopy(contraction, position), k0);
+  gpu::BarrierOp::create(builder, loc);
+
+  SmallVector<Value> accumulators(steps.getRegionIterArgs());
+  auto resultType = LLVM::LLVMStructType::getLiteral(context, {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType = contraction.kind == MmaKind::F16
+                               ? NVVM::MMATypes::f16
+                           : contraction.kind == MmaKind::BF16
+                               ? NVVM::MMATypes::bf16
+                               : NVVM::MMATypes::tf32;
+  int64_t depth = mmaDepth(contraction.kind);
+  for (int64_t kStep = 0; kStep < stepK; kStep += depth) {
+    Value k = constant(kStep);
+    SmallVector<SmallVector<Value>> aFragments, bFragments;
+    for (int64_t fm = 0; fm < fragmentRows; ++fm)
+      aFragments.push_back(
+          loadFragment(slices[0], add(warpRow, fm * 16), k, /*isA=*/true));
+    for (int64_t fn = 0; fn < fragmentColumns; ++fn)
+      bFragments.push_back(
+          loadFragment(slices[1], add(warpColumn, fn * 8), k, /*isA=*/false));
+    for (int64_t fm = 0; fm < fragmentRows; ++fm)
+      for (int64_t fn = 0; fn < fragmentColumns; ++fn) {
+        MutableArrayRef<Value> c = MutableArrayRef<Value>(accumulators)
+                                       .slice((fm * fragmentColumns + fn) * 4, 4);
+        auto mma = NVVM::MmaOp::create(
+            builder, loc, resultType, aFragments[fm], bFragments[fn],
+            ValueRange(c), {16, 8, depth}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+        for (int64_t i = 0; i < 4; ++i)
+          c[i] = LLVM::ExtractValueOp::create(builder, loc, mma, i);
+      }
+  }
+  // Nobody overwrites a slice another warp still reads.
+  gpu::BarrierOp::create(builder, loc);
+  scf::YieldOp::create(builder, loc, accumulators);
+  builder.setInsertionPointAfter(steps);
+  for (int64_t fm = 0; fm < fragmentRows; ++fm)
+    for (int64_t fn = 0; fn < fragmentColumns; ++fn)
+      for (int64_t i = 0; i < 4; ++i) {
+        auto [indices, inside] = outputAt(fm, fn, i);
+        Value result = steps.getResult((fm * fragmentColumns + fn) * 4 + i);
+        emitGuarded(builder, loc, inside, [&] {
+          memref::StoreOp::create(builder, loc, result, init->get(), indices);
+        });
+      }
+  gpu::TerminatorOp::create(builder, loc);
+  op->erase();
+}
+
+struct TensorCoreContractionsForGPUPass
+    : ke::impl::KeTensorCoreContractionsForGPUBase<
+          TensorCoreContractionsForGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    ke::GPUSchedule options;
+    options.tensorCoreTile = this->tile;
+    ke::GPUSchedule schedule = ke::GPUSchedule::get(function, options);
+    int64_t tile = schedule.tensorCoreTile;
+    if (tile == 0)
+      return;
+    if (!llvm::is_contained({32, 64, 128}, tile)) {
+      function.emitError()
+          << "ke-tensor-core-contractions-for-gpu: tile must be 0, 32, 64 or "
+             "128 (got "
+          << tile << ")";
+      return signalPassFailure();
+    }
+    bool exactTile =
+        function->hasAttr(ke::KeDialect::kGPUTensorCoreTileAttrName);
+    auto precision =
+        function->getAttrOfType<StringAttr>(ke::KeDialect::kPrecisionAttrName);
+    bool allowTF32 = precision && precision.getValue() == "tf32";
+    SmallVector<TensorCoreContraction, 2> rewritten;
+    function.walk([&](linalg::LinalgOp op) {
+      std::optional<ke::GPUContraction> matched = ke::matchGPUContraction(op);
+      if (!matched)
+        return;
+      std::optional<TensorCoreContraction> contraction =
+          matchTensorCore(*matched, allowTF32);
+      if (!contraction)
+        return;
+      contraction->tile = chooseTile(*contraction, tile, minBlocks, exactTile);
+      contraction->fill = findInitializingFill(op);
+      rewritten.push_back(*contraction);
+    });
+    for (TensorCoreContraction &contraction : rewritten) {
+      TensorCoreKernelBuilder(contraction).build();
+      if (contraction.fill)
+        contraction.fill->erase();
+    }
+  }
+};
+} // namespace
