@@ -96,7 +96,30 @@ def kernels():
     ids = torch.randint(0, 4096, (65536,), device=DEVICE)
     remap = torch.randint(-64, 64, (4096,), dtype=torch.int32, device=DEVICE)
     k["id_remap"] = (lambda: remap[ids], None)
+    # Tensor-core GEMMs, at the precision ke's kernels name: bf16 inputs
+    # with f32 results (products and sums in f32), and f32 under TF32.
+    abf, bbf = r(1024, 1024).bfloat16(), r(1024, 1024).bfloat16()
+    k["matmul_bf16"] = (bf16_matmul_f32_out(abf, bbf), None)
+    k["matmul_tf32"] = (lambda: a @ b, None)
     return k
+
+
+def bf16_matmul_f32_out(a, b):
+    """a @ b with f32 results: torch.mm's out_dtype where this PyTorch has
+    it (CUDA), else the bf16 product widened (one more small kernel)."""
+    try:
+        torch.mm(a[:16, :16], b[:16, :16], out_dtype=torch.float32)
+        return lambda: torch.mm(a, b, out_dtype=torch.float32)
+    except (TypeError, RuntimeError):
+        return lambda: (a @ b).float()
+
+
+def set_tf32(allowed):
+    """PyTorch's TF32 switches (cuBLAS and cuDNN): off except for the
+    kernels whose ke version allows TF32, so both sides compute alike."""
+    if DEVICE == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = allowed
+        torch.backends.cudnn.allow_tf32 = allowed
 
 
 def main():
@@ -112,6 +135,7 @@ def main():
     for name, (fn, gemm) in kernels().items():
         if args.kernels and name not in args.kernels:
             continue
+        set_tf32(name.endswith("_tf32"))
         row = {"kernel": name, "eager_ns": timed(fn), "compiled_ns": None, "blas_ns": None}
         if args.compile and hasattr(torch, "compile"):
             try:

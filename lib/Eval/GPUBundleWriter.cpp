@@ -109,10 +109,9 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
   manifest.seeds = seeds;
   auto describe = [&](const TensorSpec &spec,
                       std::vector<runtime::BundleTensor> &into) -> llvm::Error {
-    if (spec.isScalar || spec.kind == ElementKind::F16 ||
-        spec.kind == ElementKind::BF16)
+    if (spec.isScalar)
       return llvm::createStringError(
-          "bundle: the GPU runner takes tensors of f32, f64 and integers only");
+          "bundle: the GPU runner takes tensors only, not scalars");
     into.push_back(
         {getKindName(spec.kind).str(),
          std::vector<int64_t>(spec.shape.begin(), spec.shape.end())});

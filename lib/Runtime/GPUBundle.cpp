@@ -39,7 +39,7 @@ int64_t BundleTensor::getElementBytes() const {
     return 8;
   if (kind == "f32" || kind == "i32")
     return 4;
-  if (kind == "i16")
+  if (kind == "i16" || kind == "f16" || kind == "bf16")
     return 2;
   return 1;
 }
@@ -182,7 +182,31 @@ bool readFile(const std::string &path, std::string &data) {
   return true;
 }
 
+/// IEEE half to float: the runtime builds with g++ alone, without _Float16.
+float halfToFloat(uint16_t bits) {
+  uint32_t sign = uint32_t(bits >> 15) << 31, exponent = (bits >> 10) & 0x1f,
+           mantissa = bits & 0x3ff;
+  float magnitude;
+  if (exponent == 0)
+    magnitude = std::ldexp(float(mantissa), -24);
+  else if (exponent == 31)
+    magnitude = mantissa ? NAN : INFINITY;
+  else
+    magnitude = std::ldexp(float(mantissa | 0x400), int(exponent) - 25);
+  return sign ? -magnitude : magnitude;
+}
+
 double elementAsDouble(const BundleTensor &t, const char *data, int64_t i) {
+  if (t.kind == "bf16" || t.kind == "f16") {
+    uint16_t bits;
+    std::memcpy(&bits, data + 2 * i, 2);
+    if (t.kind == "f16")
+      return halfToFloat(bits);
+    uint32_t widened = uint32_t(bits) << 16;
+    float v;
+    std::memcpy(&v, &widened, 4);
+    return v;
+  }
   if (t.kind == "f32") {
     float v;
     std::memcpy(&v, data + 4 * i, 4);

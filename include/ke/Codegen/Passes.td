@@ -268,13 +268,18 @@ def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu",
            "Outputs per block along i and j: 32, 64 or 128 (0: none)">,
     Option<"minBlocks", "min-blocks", "int64_t", "132",
            "Fewest blocks worth a smaller tile: the tile is halved (down "
-           "to 32) while the grid has fewer">
+           "to 32) while the grid has fewer">,
+    Option<"stages", "stages", "int64_t", "3",
+           "Steps of K in flight: copies of a step start stages - 1 steps "
+           "before its mma (fewer where 48 KB of shared memory does not "
+           "hold them)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -150,14 +151,21 @@ int64_t chooseTile(const TensorCoreContraction &contraction, int64_t largest,
   return tile;
 }
 
-/// How one input reaches shared memory: `width` elements per load along
-/// its innermost dimension, which follows K or the input's side.
+/// How one input reaches shared memory: `width` elements per copy along
+/// its innermost dimension, which follows K or the input's side, into a
+/// slice laid out the same way ([line][k] or [k][line]), so that copies are
+/// contiguous on both ends.
 struct InputCopy {
   unsigned position;
   bool alongRows;
   /// Whether the input's innermost dimension follows a reduction loop.
   bool kInnermost;
+  /// Elements per copy: 16 bytes (cp.async) where the input allows it.
   int64_t width = 1;
+  /// The slice's row length in elements, padding included.
+  int64_t stride = 0;
+  /// The slice's buffer: [stage][line][k] or [stage][k][line].
+  Value slice;
 };
 
 InputCopy planCopy(const TensorCoreContraction &contraction,
@@ -165,11 +173,11 @@ InputCopy planCopy(const TensorCoreContraction &contraction,
   linalg::LinalgOp op = contraction.op;
   OpOperand *input = op.getDpsInputOperand(position);
   AffineMap map = op.getMatchingIndexingMap(input);
-  InputCopy copy{position, contraction.alongRows[position], false, 1};
+  InputCopy copy{position, contraction.alongRows[position], false};
   copy.kInnermost = llvm::any_of(contraction.reductionLoops, [&](unsigned l) {
     return map.getResults().back().isFunctionOfDim(l);
   });
-  // A vector load needs consecutive flat indices to be consecutive
+  // A vector copy needs consecutive flat indices to be consecutive
   // addresses: the innermost index is the innermost loop of its group,
   // whose bound the width divides, in a row-major buffer whose rows the
   // width divides (aligned vectors).
@@ -179,23 +187,44 @@ InputCopy planCopy(const TensorCoreContraction &contraction,
       copy.kInnermost ? ArrayRef<unsigned>(contraction.reductionLoops)
       : copy.alongRows ? ArrayRef<unsigned>(contraction.rowLoops)
                        : ArrayRef<unsigned>(contraction.columnLoops);
-  int64_t width = kVectorBytes * 8 / memref.getElementTypeBitWidth();
+  int64_t bits = memref.getElementTypeBitWidth();
+  int64_t width = kVectorBytes * 8 / bits;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (last && !group.empty() && last.getPosition() == group.back() &&
       memref.getLayout().isIdentity() && memref.hasStaticShape() &&
       memref.getShape().back() % width == 0 &&
       bounds[group.back()] % width == 0)
     copy.width = width;
+  // Padding that spreads a fragment load's 32 lanes over the banks: rows
+  // along k get 16 bytes (eight rows read at one k: 4 banks apart); rows
+  // along the side 8 elements (TF32 reads four k rows at 8 banks apart,
+  // 16-bit pairs two rows per k pair).
+  int64_t stepK = stepDepth(contraction.kind);
+  copy.stride = copy.kInnermost ? stepK + kVectorBytes * 8 / bits
+                                : contraction.tile + 8;
   return copy;
+}
+
+/// Bytes of shared memory one pipeline stage takes for `copies`.
+int64_t stageBytes(const TensorCoreContraction &contraction,
+                   ArrayRef<InputCopy> copies) {
+  int64_t bytes = 0;
+  for (const InputCopy &copy : copies) {
+    int64_t lines = copy.kInnermost ? contraction.tile
+                                    : stepDepth(contraction.kind);
+    bytes += lines * copy.stride *
+             (contraction.kind == MmaKind::TF32 ? 4 : 2);
+  }
+  return bytes;
 }
 
 class TensorCoreKernelBuilder {
 public:
-  TensorCoreKernelBuilder(const TensorCoreContraction &contraction)
+  TensorCoreKernelBuilder(const TensorCoreContraction &contraction,
+                          int64_t stages)
       : contraction(contraction), op(contraction.op), builder(op),
         loc(op.getLoc()), bounds(op.getStaticLoopRanges()),
-        stepK(stepDepth(contraction.kind)),
-        rowStride(stepK + rowPadding(contraction.kind)) {}
+        stepK(stepDepth(contraction.kind)), stages(stages) {}
 
   void build();
 
@@ -222,41 +251,46 @@ private:
     return arith::AndIOp::create(builder, loc, a, b);
   }
 
-  void copyToShared(const InputCopy &copy, Value k0);
-  /// `value` (f32 or a vector of f32) rounded to the nearest TF32.
+  /// Starts copying the step at `k0` of `copy`'s input into `stage`;
+  /// appends the asynchronous copies' tokens to `tokens`.
+  void copyStep(const InputCopy &copy, Value k0, Value stage,
+                SmallVectorImpl<Value> &tokens);
+  /// Element (line, k) of a slice at `stage`.
+  Value loadShared(const InputCopy &copy, Value stage, Value line, Value k);
+  /// The mma operand registers of the A fragment whose rows start at
+  /// `first` (four) or of the B fragment whose columns do (two), at `k`.
+  SmallVector<Value> loadFragment(const InputCopy &copy, Value stage,
+                                  Value first, Value k, bool isA);
+  /// `value` rounded to the nearest TF32, as the i32 the mma takes.
   Value roundToTF32(Value value);
-  /// The mma operand registers of the A fragment at (row0, k0) of `slice`
-  /// (four) or the B fragment at (column0, k0) (two).
-  SmallVector<Value> loadFragment(Value slice, Value first, Value k,
-                                  bool isA);
-  Value packPair(Value slice, Value row, Value column);
 
   const TensorCoreContraction &contraction;
   linalg::LinalgOp op;
   OpBuilder builder;
   Location loc;
   SmallVector<int64_t> bounds;
-  int64_t stepK, rowStride;
+  int64_t stepK, stages;
   SmallVector<Value> base;
   Value firstRow, firstColumn, linearThread, groupId, threadInGroup;
-  SmallVector<Value> slices;
 };
 
-Value TensorCoreKernelBuilder::packPair(Value slice, Value row, Value column) {
-  Type element = getElementTypeOrSelf(slice.getType());
-  auto pairType = VectorType::get({2}, element);
-  auto pair = vector::LoadOp::create(builder, loc, pairType, slice,
-                                     ValueRange{row, column});
-  pair.setAlignment(4);
-  if (contraction.kind == MmaKind::F16)
-    return pair;
-  // bf16 pairs travel as one 32-bit register.
-  auto asWord = vector::BitCastOp::create(
-      builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
-  return vector::ExtractOp::create(builder, loc, asWord, ArrayRef<int64_t>{0});
+Value TensorCoreKernelBuilder::loadShared(const InputCopy &copy, Value stage,
+                                          Value line, Value k) {
+  return memref::LoadOp::create(
+      builder, loc, copy.slice,
+      copy.kInnermost ? ValueRange{stage, line, k} : ValueRange{stage, k, line});
 }
 
-SmallVector<Value> TensorCoreKernelBuilder::loadFragment(Value slice,
+Value TensorCoreKernelBuilder::roundToTF32(Value value) {
+  // The mma would drop f32's low 13 bits; rounding halves the error, as
+  // cuBLAS does.
+  return NVVM::ConvertFloatToTF32Op::create(
+      builder, loc, builder.getI32Type(), value, NVVM::FPRoundingMode::RNA,
+      NVVM::SaturationMode::NONE, /*relu=*/false);
+}
+
+SmallVector<Value> TensorCoreKernelBuilder::loadFragment(const InputCopy &copy,
+                                                         Value stage,
                                                          Value first, Value k,
                                                          bool isA) {
   // PTX's fragment layouts (m16n8k16 and m16n8k8): lane = 4 group + t.
@@ -269,55 +303,60 @@ SmallVector<Value> TensorCoreKernelBuilder::loadFragment(Value slice,
   if (contraction.kind == MmaKind::TF32) {
     Value k1 = add(k, threadInGroup);
     for (int64_t half : {0, 4})
-      for (Value line : lines) {
-        Value value = memref::LoadOp::create(builder, loc, slice,
-                                             ValueRange{line, add(k1, half)});
-        registers.push_back(arith::BitcastOp::create(
-            builder, loc, builder.getI32Type(), value));
-      }
+      for (Value line : lines)
+        registers.push_back(
+            roundToTF32(loadShared(copy, stage, line, add(k1, half))));
     return registers;
   }
   Value k2 = add(k, arith::MulIOp::create(builder, loc, threadInGroup,
                                           constant(2)));
+  Type element = getElementTypeOrSelf(copy.slice.getType());
+  auto pairType = VectorType::get({2}, element);
   for (int64_t half : {0, 8})
-    for (Value line : lines)
-      registers.push_back(packPair(slice, line, add(k2, half)));
+    for (Value line : lines) {
+      Value pair;
+      if (copy.kInnermost) {
+        // Both k of the pair in one 32-bit word.
+        auto load = vector::LoadOp::create(
+            builder, loc, pairType, copy.slice,
+            ValueRange{stage, line, add(k2, half)});
+        load.setAlignment(4);
+        pair = load;
+      } else {
+        pair = vector::FromElementsOp::create(
+            builder, loc, pairType,
+            ValueRange{loadShared(copy, stage, line, add(k2, half)),
+                       loadShared(copy, stage, line, add(k2, half + 1))});
+      }
+      if (contraction.kind == MmaKind::BF16) {
+        // bf16 pairs travel as one 32-bit register.
+        auto word = vector::BitCastOp::create(
+            builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
+        pair = vector::ExtractOp::create(builder, loc, word,
+                                         ArrayRef<int64_t>{0});
+      }
+      registers.push_back(pair);
+    }
   return registers;
 }
 
-Value TensorCoreKernelBuilder::roundToTF32(Value value) {
-  // The mma reads TF32 operands by dropping f32's low 13 bits; rounding
-  // once on the way into shared memory halves the error, as cuBLAS does.
-  auto round = [&](Value scalar) -> Value {
-    auto bits = NVVM::ConvertFloatToTF32Op::create(
-        builder, loc, builder.getI32Type(), scalar, NVVM::FPRoundingMode::RNA,
-        NVVM::SaturationMode::NONE, /*relu=*/false);
-    return arith::BitcastOp::create(builder, loc, builder.getF32Type(), bits);
-  };
-  auto vectorType = dyn_cast<VectorType>(value.getType());
-  if (!vectorType)
-    return round(value);
-  SmallVector<Value> lanes;
-  for (int64_t lane = 0; lane < vectorType.getNumElements(); ++lane)
-    lanes.push_back(round(vector::ExtractOp::create(builder, loc, value,
-                                                    ArrayRef<int64_t>{lane})));
-  return vector::FromElementsOp::create(builder, loc, vectorType, lanes);
-}
-
-void TensorCoreKernelBuilder::copyToShared(const InputCopy &copy, Value k0) {
+void TensorCoreKernelBuilder::copyStep(const InputCopy &copy, Value k0,
+                                       Value stage,
+                                       SmallVectorImpl<Value> &tokens) {
   OpOperand *input = op.getDpsInputOperand(copy.position);
   AffineMap map = op.getMatchingIndexingMap(input);
   ArrayRef<unsigned> sideLoops =
       copy.alongRows ? contraction.rowLoops : contraction.columnLoops;
   int64_t sideExtent = copy.alongRows ? contraction.rows : contraction.columns;
   int64_t tile = contraction.tile, width = copy.width;
-  Value slice = slices[copy.position == contraction.a ? 0 : 1];
-  Type element = getElementTypeOrSelf(input->get().getType());
   int64_t chunks = tile * stepK / width;
   // Chunks along the innermost dimension first: neighbouring threads read
   // neighbouring addresses.
   int64_t chunksPerLine = (copy.kInnermost ? stepK : tile) / width;
   for (int64_t first = 0; first < chunks; first += kThreads) {
+    // Tiles of 32 to 128 and steps of 64 bytes make whole rounds (no
+    // copy under a condition, which would keep its token in a region).
+    assert(chunks % kThreads == 0 && "a partial round of copies");
     Value chunk = add(linearThread, first);
     Value inner = mul(arith::RemUIOp::create(builder, loc, chunk,
                                              constant(chunksPerLine)),
@@ -328,62 +367,63 @@ void TensorCoreKernelBuilder::copyToShared(const InputCopy &copy, Value k0) {
     Value mm = copy.kInnermost ? outer : inner;
     Value along = add(copy.alongRows ? firstRow : firstColumn, mm);
     Value k = add(k0, kk);
-    // Whole chunks are in or out: the width divides the extents.
+    // Whole chunks are in or out: the width divides the extents. Outside
+    // the operands the product's terms are zeros.
     Value inside;
-    if (first + kThreads > chunks)
-      inside = below(chunk, chunks);
     if (sideExtent % tile != 0)
-      inside = both(inside, below(along, sideExtent));
-    if (contraction.depth % stepK != 0)
+      inside = below(along, sideExtent);
+    if (contraction.depth % stepK != 0 || stages > 1)
       inside = both(inside, below(k, contraction.depth));
-    Type loadedType =
-        width == 1 ? element : Type(VectorType::get({width}, element));
-    auto load = [&]() -> Value {
-      SmallVector<Value> ivs(base);
-      scatterIvs(builder, loc, k, contraction.reductionLoops, bounds, ivs);
-      scatterIvs(builder, loc, along, sideLoops, bounds, ivs);
-      SmallVector<Value> indices = applyMap(builder, loc, map, ivs);
-      if (width == 1)
-        return memref::LoadOp::create(builder, loc, input->get(), indices);
-      auto vectorLoad = vector::LoadOp::create(builder, loc, loadedType,
-                                               input->get(), indices);
-      vectorLoad.setAlignment(kVectorBytes);
-      return vectorLoad;
-    };
+    auto zero = constant(0);
+    // Indices outside are clamped to 0: a copy of no elements still
+    // names an address.
+    Value safeAlong = inside ? arith::SelectOp::create(builder, loc, inside,
+                                                       along, zero)
+                                   .getResult()
+                             : along;
+    Value safeK = inside ? arith::SelectOp::create(builder, loc, inside, k, zero)
+                               .getResult()
+                         : k;
+    SmallVector<Value> ivs(base);
+    scatterIvs(builder, loc, safeK, contraction.reductionLoops, bounds, ivs);
+    scatterIvs(builder, loc, safeAlong, sideLoops, bounds, ivs);
+    SmallVector<Value> indices = applyMap(builder, loc, map, ivs);
+    SmallVector<Value> target =
+        copy.kInnermost ? SmallVector<Value>{stage, mm, kk}
+                        : SmallVector<Value>{stage, kk, mm};
+    if (width > 1) {
+      // 16 bytes straight to shared memory (cp.async.cg), zero-filled when
+      // outside.
+      Value count;
+      if (inside)
+        count = arith::SelectOp::create(builder, loc, inside, constant(width),
+                                        zero);
+      auto copyOp = nvgpu::DeviceAsyncCopyOp::create(
+          builder, loc, nvgpu::DeviceAsyncTokenType::get(op.getContext()),
+          copy.slice, target, input->get(), indices,
+          builder.getIndexAttr(width), count, builder.getUnitAttr());
+      tokens.push_back(copyOp.getAsyncToken());
+      continue;
+    }
+    Type element = getElementTypeOrSelf(input->get().getType());
     Value value;
     if (!inside) {
-      value = load();
+      value = memref::LoadOp::create(builder, loc, input->get(), indices);
     } else {
-      // Outside the operands the product's terms are zeros.
-      auto ifInside = scf::IfOp::create(builder, loc, loadedType, inside,
+      auto ifInside = scf::IfOp::create(builder, loc, element, inside,
                                         /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guard(builder);
+      OpBuilder::InsertionGuard guardIf(builder);
       builder.setInsertionPointToStart(ifInside.thenBlock());
-      scf::YieldOp::create(builder, loc, ValueRange{load()});
+      scf::YieldOp::create(builder, loc,
+                           ValueRange{memref::LoadOp::create(
+                               builder, loc, input->get(), indices)});
       builder.setInsertionPointToStart(ifInside.elseBlock());
-      scf::YieldOp::create(
-          builder, loc,
-          ValueRange{arith::ConstantOp::create(
-              builder, loc, builder.getZeroAttr(loadedType))});
+      scf::YieldOp::create(builder, loc,
+                           ValueRange{arith::ConstantOp::create(
+                               builder, loc, builder.getZeroAttr(element))});
       value = ifInside.getResult(0);
     }
-    if (contraction.kind == MmaKind::TF32)
-      value = roundToTF32(value);
-    // Shared slices are [side][k]: fragment loads read along k.
-    if (width == 1) {
-      memref::StoreOp::create(builder, loc, value, slice, ValueRange{mm, kk});
-    } else if (copy.kInnermost) {
-      auto store = vector::StoreOp::create(builder, loc, value, slice,
-                                           ValueRange{mm, kk});
-      store.setAlignment(kVectorBytes);
-    } else {
-      for (int64_t lane = 0; lane < width; ++lane)
-        memref::StoreOp::create(
-            builder, loc,
-            vector::ExtractOp::create(builder, loc, value,
-                                      ArrayRef<int64_t>{lane}),
-            slice, ValueRange{add(mm, lane), kk});
-    }
+    memref::StoreOp::create(builder, loc, value, copy.slice, target);
   }
 }
 
@@ -393,13 +433,19 @@ void TensorCoreKernelBuilder::build() {
   int64_t warpTileRows = tile / kWarpRows, warpTileColumns = tile / kWarpColumns;
   int64_t fragmentRows = warpTileRows / 16, fragmentColumns = warpTileColumns / 8;
   bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
+  SmallVector<InputCopy, 2> copies = {planCopy(contraction, contraction.a),
+                                      planCopy(contraction, contraction.b)};
   auto workgroup =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   SmallVector<Type> sliceTypes;
-  for (unsigned position : {contraction.a, contraction.b})
+  for (const InputCopy &copy : copies) {
+    SmallVector<int64_t> shape =
+        copy.kInnermost ? SmallVector<int64_t>{stages, tile, copy.stride}
+                        : SmallVector<int64_t>{stages, stepK, copy.stride};
     sliceTypes.push_back(MemRefType::get(
-        {tile, rowStride}, inputElementType(contraction, position),
+        shape, inputElementType(contraction, copy.position),
         MemRefLayoutAttrInterface{}, workgroup));
+  }
   auto launch = gpu::LaunchOp::create(
       builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
       constant(llvm::divideCeil(contraction.rows, tile)),
@@ -408,8 +454,9 @@ void TensorCoreKernelBuilder::build() {
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, sliceTypes);
   builder.setInsertionPointToStart(&launch.getBody().front());
   gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
-  slices.assign(launch.getWorkgroupAttributions().begin(),
-                launch.getWorkgroupAttributions().end());
+  for (auto [copy, slice] :
+       llvm::zip(copies, launch.getWorkgroupAttributions()))
+    copy.slice = slice;
   base.assign(bounds.size(), constant(0));
   if (!contraction.batchLoops.empty())
     scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
@@ -478,17 +525,37 @@ void TensorCoreKernelBuilder::build() {
         initial.push_back(ifInside.getResult(0));
       }
 
-  auto steps = scf::ForOp::create(
-      builder, loc, constant(0),
-      constant(llvm::alignTo(contraction.depth, stepK)), constant(stepK),
-      initial);
-  builder.setInsertionPointToStart(steps.getBody());
-  Value k0 = steps.getInductionVar();
-  for (unsigned position : {contraction.a, contraction.b})
-    copyToShared(planCopy(contraction, position), k0);
+  // Copies of step s go to stage s % stages, started stages - 1 steps
+  // ahead of their use (cp.async groups), so the loads of later steps
+  // overlap the mma of this one.
+  auto startStep = [&](Value k0, Value stage) -> Value {
+    SmallVector<Value> tokens;
+    for (const InputCopy &copy : copies)
+      copyStep(copy, k0, stage, tokens);
+    if (tokens.empty())
+      return Value();
+    return nvgpu::DeviceAsyncCreateGroupOp::create(
+        builder, loc, nvgpu::DeviceAsyncTokenType::get(context), tokens);
+  };
+  for (int64_t step = 0; step + 1 < stages; ++step)
+    startStep(constant(step * stepK), constant(step));
+  int64_t steps = llvm::divideCeil(contraction.depth, stepK);
+  auto loop = scf::ForOp::create(builder, loc, constant(0), constant(steps),
+                                 constant(1), initial);
+  builder.setInsertionPointToStart(loop.getBody());
+  Value kt = loop.getInductionVar();
+  auto stageOf = [&](Value index) -> Value {
+    return arith::RemUIOp::create(builder, loc, index, constant(stages));
+  };
+  Value ahead = add(kt, stages - 1);
+  // Step kt's group done; the stages - 1 after it may still be in flight.
+  if (Value group = startStep(mul(ahead, stepK), stageOf(ahead)))
+    nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
+                                     builder.getI32IntegerAttr(stages - 1));
   gpu::BarrierOp::create(builder, loc);
+  Value stage = stageOf(kt);
 
-  SmallVector<Value> accumulators(steps.getRegionIterArgs());
+  SmallVector<Value> accumulators(loop.getRegionIterArgs());
   auto resultType = LLVM::LLVMStructType::getLiteral(context, {f32, f32, f32, f32});
   NVVM::MMATypes ptxType = contraction.kind == MmaKind::F16
                                ? NVVM::MMATypes::f16
@@ -500,11 +567,13 @@ void TensorCoreKernelBuilder::build() {
     Value k = constant(kStep);
     SmallVector<SmallVector<Value>> aFragments, bFragments;
     for (int64_t fm = 0; fm < fragmentRows; ++fm)
-      aFragments.push_back(
-          loadFragment(slices[0], add(warpRow, fm * 16), k, /*isA=*/true));
+      aFragments.push_back(loadFragment(copies[0], stage,
+                                        add(warpRow, fm * 16), k,
+                                        /*isA=*/true));
     for (int64_t fn = 0; fn < fragmentColumns; ++fn)
-      bFragments.push_back(
-          loadFragment(slices[1], add(warpColumn, fn * 8), k, /*isA=*/false));
+      bFragments.push_back(loadFragment(copies[1], stage,
+                                        add(warpColumn, fn * 8), k,
+                                        /*isA=*/false));
     for (int64_t fm = 0; fm < fragmentRows; ++fm)
       for (int64_t fn = 0; fn < fragmentColumns; ++fn) {
         MutableArrayRef<Value> c = MutableArrayRef<Value>(accumulators)
@@ -519,15 +588,15 @@ void TensorCoreKernelBuilder::build() {
           c[i] = LLVM::ExtractValueOp::create(builder, loc, mma, i);
       }
   }
-  // Nobody overwrites a slice another warp still reads.
+  // Nobody overwrites a stage another warp still reads.
   gpu::BarrierOp::create(builder, loc);
   scf::YieldOp::create(builder, loc, accumulators);
-  builder.setInsertionPointAfter(steps);
+  builder.setInsertionPointAfter(loop);
   for (int64_t fm = 0; fm < fragmentRows; ++fm)
     for (int64_t fn = 0; fn < fragmentColumns; ++fn)
       for (int64_t i = 0; i < 4; ++i) {
         auto [indices, inside] = outputAt(fm, fn, i);
-        Value result = steps.getResult((fm * fragmentColumns + fn) * 4 + i);
+        Value result = loop.getResult((fm * fragmentColumns + fn) * 4 + i);
         emitGuarded(builder, loc, inside, [&] {
           memref::StoreOp::create(builder, loc, result, init->get(), indices);
         });
@@ -549,11 +618,11 @@ struct TensorCoreContractionsForGPUPass
     int64_t tile = schedule.tensorCoreTile;
     if (tile == 0)
       return;
-    if (!llvm::is_contained({32, 64, 128}, tile)) {
+    if (!llvm::is_contained({32, 64, 128}, tile) || stages < 1) {
       function.emitError()
           << "ke-tensor-core-contractions-for-gpu: tile must be 0, 32, 64 or "
-             "128 (got "
-          << tile << ")";
+             "128 and stages at least 1 (got tile="
+          << tile << ", stages=" << stages.getValue() << ")";
       return signalPassFailure();
     }
     bool exactTile =
@@ -575,7 +644,15 @@ struct TensorCoreContractionsForGPUPass
       rewritten.push_back(*contraction);
     });
     for (TensorCoreContraction &contraction : rewritten) {
-      TensorCoreKernelBuilder(contraction).build();
+      // As many stages as asked for that fit the 48 KB of static shared
+      // memory a block may have.
+      constexpr int64_t kMaxStaticShared = 48 * 1024;
+      int64_t perStage = stageBytes(
+          contraction, {planCopy(contraction, contraction.a),
+                        planCopy(contraction, contraction.b)});
+      int64_t fitting = std::max<int64_t>(
+          1, std::min<int64_t>(stages, kMaxStaticShared / perStage));
+      TensorCoreKernelBuilder(contraction, fitting).build();
       if (contraction.fill)
         contraction.fill->erase();
     }
