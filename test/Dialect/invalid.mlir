@@ -269,3 +269,18 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.work = {flops = 
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.work = {flops = -1 : i64, bytes = 32 : i64}} {
   return %x : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{expects 'ke.gpu_tensor_core_tile' to be 0, 32, 64 or 128 on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_tensor_core_tile = 16 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// Precision names what the author allows; bf16 is a type, not a permission.
+// expected-error @+1 {{expects 'ke.precision' to be "ieee" or "tf32" on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.precision = "bf16"} {
+  return %x : tensor<4xf32>
+}

@@ -43,10 +43,12 @@ using ke::detail::findInitializingFill;
 using ke::detail::scatterIvs;
 
 namespace {
-/// Warps per block along the rows and the columns of its tile.
-constexpr int64_t kWarpRows = 2, kWarpColumns = 2;
+/// Warps per block along the rows of its tile; along the columns 2, or 4
+/// for the largest tile (warp tiles of 64 x 32: half the accumulators of
+/// 64 x 64, twice the warps to hide latency).
+constexpr int64_t kWarpRows = 2;
 constexpr int64_t kWarpSize = 32;
-constexpr int64_t kThreads = kWarpRows * kWarpColumns * kWarpSize;
+int64_t warpColumnsFor(int64_t tile) { return tile >= 128 ? 4 : 2; }
 /// Bytes one thread moves per global load where the input allows it.
 constexpr int64_t kVectorBytes = 16;
 
@@ -257,10 +259,18 @@ private:
                 SmallVectorImpl<Value> &tokens);
   /// Element (line, k) of a slice at `stage`.
   Value loadShared(const InputCopy &copy, Value stage, Value line, Value k);
-  /// The mma operand registers of the A fragment whose rows start at
+  /// The TF32 mma operand registers of the A fragment whose rows start at
   /// `first` (four) or of the B fragment whose columns do (two), at `k`.
   SmallVector<Value> loadFragment(const InputCopy &copy, Value stage,
                                   Value first, Value k, bool isA);
+  /// Four 8 x 8 matrices of 16-bit elements from a slice with one
+  /// ldmatrix: matrix m at (line, k) = (first + 8 (m / 2 or m % 2), k + 8
+  /// (the other)), each lane's register of a matrix holding the pair the
+  /// mma fragments want (transposed where the slice is [k][line]).
+  /// `linesFirst`: matrices 0 and 1 differ in their lines (A's rows),
+  /// otherwise in k (B's columns).
+  SmallVector<Value> loadMatrices(const InputCopy &copy, Value stage,
+                                  Value first, Value k, bool linesFirst);
   /// `value` rounded to the nearest TF32, as the i32 the mma takes.
   Value roundToTF32(Value value);
 
@@ -271,7 +281,7 @@ private:
   SmallVector<int64_t> bounds;
   int64_t stepK, stages;
   SmallVector<Value> base;
-  Value firstRow, firstColumn, linearThread, groupId, threadInGroup;
+  Value firstRow, firstColumn, linearThread, lane, groupId, threadInGroup;
 };
 
 Value TensorCoreKernelBuilder::loadShared(const InputCopy &copy, Value stage,
@@ -279,6 +289,45 @@ Value TensorCoreKernelBuilder::loadShared(const InputCopy &copy, Value stage,
   return memref::LoadOp::create(
       builder, loc, copy.slice,
       copy.kInnermost ? ValueRange{stage, line, k} : ValueRange{stage, k, line});
+}
+
+SmallVector<Value> TensorCoreKernelBuilder::loadMatrices(const InputCopy &copy,
+                                                         Value stage,
+                                                         Value first, Value k,
+                                                         bool linesFirst) {
+  // Lane l names row l % 8 of matrix l / 8; "rows" are the slice's rows
+  // (lines for [line][k], k for [k][line], which ldmatrix transposes).
+  Value row = arith::RemUIOp::create(builder, loc, lane, constant(8));
+  Value matrix = arith::DivUIOp::create(builder, loc, lane, constant(8));
+  Value low = arith::RemUIOp::create(builder, loc, matrix, constant(2));
+  Value high = arith::DivUIOp::create(builder, loc, matrix, constant(2));
+  Value lineBlock = mul(linesFirst ? low : high, 8);
+  Value kBlock = mul(linesFirst ? high : low, 8);
+  Value line = add(first, lineBlock), kk = add(k, kBlock);
+  if (copy.kInnermost)
+    line = add(line, row);
+  else
+    kk = add(kk, row);
+  Type element = getElementTypeOrSelf(copy.slice.getType());
+  auto loaded = nvgpu::LdMatrixOp::create(
+      builder, loc, VectorType::get({4, 2}, element), copy.slice,
+      copy.kInnermost ? ValueRange{stage, line, kk}
+                      : ValueRange{stage, kk, line},
+      /*transpose=*/!copy.kInnermost, /*numTiles=*/4);
+  SmallVector<Value> registers;
+  for (int64_t m = 0; m < 4; ++m) {
+    Value pair = vector::ExtractOp::create(builder, loc, loaded,
+                                           ArrayRef<int64_t>{m});
+    if (contraction.kind == MmaKind::BF16) {
+      // bf16 pairs travel as one 32-bit register.
+      auto word = vector::BitCastOp::create(
+          builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
+      pair = vector::ExtractOp::create(builder, loc, word,
+                                       ArrayRef<int64_t>{0});
+    }
+    registers.push_back(pair);
+  }
+  return registers;
 }
 
 Value TensorCoreKernelBuilder::roundToTF32(Value value) {
@@ -293,50 +342,17 @@ SmallVector<Value> TensorCoreKernelBuilder::loadFragment(const InputCopy &copy,
                                                          Value stage,
                                                          Value first, Value k,
                                                          bool isA) {
-  // PTX's fragment layouts (m16n8k16 and m16n8k8): lane = 4 group + t.
-  // A: rows group and group + 8; B: column group. K: 2t (pairs) and
-  // 2t + 8 for 16-bit inputs, t and t + 4 for TF32.
+  // PTX's m16n8k8 TF32 fragments: lane = 4 group + t. A: rows group and
+  // group + 8; B: column group; k t and t + 4.
   SmallVector<Value> registers;
   SmallVector<Value> lines = {add(first, groupId)};
   if (isA)
     lines.push_back(add(lines[0], 8));
-  if (contraction.kind == MmaKind::TF32) {
-    Value k1 = add(k, threadInGroup);
-    for (int64_t half : {0, 4})
-      for (Value line : lines)
-        registers.push_back(
-            roundToTF32(loadShared(copy, stage, line, add(k1, half))));
-    return registers;
-  }
-  Value k2 = add(k, arith::MulIOp::create(builder, loc, threadInGroup,
-                                          constant(2)));
-  Type element = getElementTypeOrSelf(copy.slice.getType());
-  auto pairType = VectorType::get({2}, element);
-  for (int64_t half : {0, 8})
-    for (Value line : lines) {
-      Value pair;
-      if (copy.kInnermost) {
-        // Both k of the pair in one 32-bit word.
-        auto load = vector::LoadOp::create(
-            builder, loc, pairType, copy.slice,
-            ValueRange{stage, line, add(k2, half)});
-        load.setAlignment(4);
-        pair = load;
-      } else {
-        pair = vector::FromElementsOp::create(
-            builder, loc, pairType,
-            ValueRange{loadShared(copy, stage, line, add(k2, half)),
-                       loadShared(copy, stage, line, add(k2, half + 1))});
-      }
-      if (contraction.kind == MmaKind::BF16) {
-        // bf16 pairs travel as one 32-bit register.
-        auto word = vector::BitCastOp::create(
-            builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
-        pair = vector::ExtractOp::create(builder, loc, word,
-                                         ArrayRef<int64_t>{0});
-      }
-      registers.push_back(pair);
-    }
+  Value k1 = add(k, threadInGroup);
+  for (int64_t half : {0, 4})
+    for (Value line : lines)
+      registers.push_back(
+          roundToTF32(loadShared(copy, stage, line, add(k1, half))));
   return registers;
 }
 
@@ -353,10 +369,11 @@ void TensorCoreKernelBuilder::copyStep(const InputCopy &copy, Value k0,
   // Chunks along the innermost dimension first: neighbouring threads read
   // neighbouring addresses.
   int64_t chunksPerLine = (copy.kInnermost ? stepK : tile) / width;
-  for (int64_t first = 0; first < chunks; first += kThreads) {
+  int64_t threads = kWarpRows * warpColumnsFor(tile) * kWarpSize;
+  for (int64_t first = 0; first < chunks; first += threads) {
     // Tiles of 32 to 128 and steps of 64 bytes make whole rounds (no
     // copy under a condition, which would keep its token in a region).
-    assert(chunks % kThreads == 0 && "a partial round of copies");
+    assert(chunks % threads == 0 && "a partial round of copies");
     Value chunk = add(linearThread, first);
     Value inner = mul(arith::RemUIOp::create(builder, loc, chunk,
                                              constant(chunksPerLine)),
@@ -430,7 +447,9 @@ void TensorCoreKernelBuilder::copyStep(const InputCopy &copy, Value k0,
 void TensorCoreKernelBuilder::build() {
   MLIRContext *context = op.getContext();
   int64_t tile = contraction.tile;
-  int64_t warpTileRows = tile / kWarpRows, warpTileColumns = tile / kWarpColumns;
+  int64_t warpColumns = warpColumnsFor(tile);
+  int64_t threads = kWarpRows * warpColumns * kWarpSize;
+  int64_t warpTileRows = tile / kWarpRows, warpTileColumns = tile / warpColumns;
   int64_t fragmentRows = warpTileRows / 16, fragmentColumns = warpTileColumns / 8;
   bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
   SmallVector<InputCopy, 2> copies = {planCopy(contraction, contraction.a),
@@ -449,7 +468,7 @@ void TensorCoreKernelBuilder::build() {
   auto launch = gpu::LaunchOp::create(
       builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
       constant(llvm::divideCeil(contraction.rows, tile)),
-      constant(contraction.batches), constant(kThreads), constant(1),
+      constant(contraction.batches), constant(threads), constant(1),
       constant(1), /*dynamicSharedMemorySize=*/nullptr,
       /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, sliceTypes);
   builder.setInsertionPointToStart(&launch.getBody().front());
@@ -465,15 +484,14 @@ void TensorCoreKernelBuilder::build() {
   linearThread = thread.x;
   Value warp = arith::DivUIOp::create(builder, loc, thread.x,
                                       constant(kWarpSize));
-  Value lane = arith::RemUIOp::create(builder, loc, thread.x,
-                                      constant(kWarpSize));
+  lane = arith::RemUIOp::create(builder, loc, thread.x, constant(kWarpSize));
   groupId = arith::DivUIOp::create(builder, loc, lane, constant(4));
   threadInGroup = arith::RemUIOp::create(builder, loc, lane, constant(4));
   Value warpRow = mul(arith::DivUIOp::create(builder, loc, warp,
-                                             constant(kWarpColumns)),
+                                             constant(warpColumns)),
                       warpTileRows);
   Value warpColumn = mul(arith::RemUIOp::create(builder, loc, warp,
-                                                constant(kWarpColumns)),
+                                                constant(warpColumns)),
                          warpTileColumns);
 
   // Accumulator (fm, fn, i) of the lane: row group (+ 8 for i >= 2),
@@ -566,14 +584,29 @@ void TensorCoreKernelBuilder::build() {
   for (int64_t kStep = 0; kStep < stepK; kStep += depth) {
     Value k = constant(kStep);
     SmallVector<SmallVector<Value>> aFragments, bFragments;
-    for (int64_t fm = 0; fm < fragmentRows; ++fm)
-      aFragments.push_back(loadFragment(copies[0], stage,
-                                        add(warpRow, fm * 16), k,
-                                        /*isA=*/true));
-    for (int64_t fn = 0; fn < fragmentColumns; ++fn)
-      bFragments.push_back(loadFragment(copies[1], stage,
-                                        add(warpColumn, fn * 8), k,
-                                        /*isA=*/false));
+    if (contraction.kind == MmaKind::TF32) {
+      for (int64_t fm = 0; fm < fragmentRows; ++fm)
+        aFragments.push_back(loadFragment(copies[0], stage,
+                                          add(warpRow, fm * 16), k,
+                                          /*isA=*/true));
+      for (int64_t fn = 0; fn < fragmentColumns; ++fn)
+        bFragments.push_back(loadFragment(copies[1], stage,
+                                          add(warpColumn, fn * 8), k,
+                                          /*isA=*/false));
+    } else {
+      // 16-bit operands: one ldmatrix per A fragment (rows r, r + 8 by k,
+      // k + 8) and per pair of B fragments (k, k + 8 by columns c, c + 8).
+      for (int64_t fm = 0; fm < fragmentRows; ++fm)
+        aFragments.push_back(loadMatrices(copies[0], stage,
+                                          add(warpRow, fm * 16), k,
+                                          /*linesFirst=*/true));
+      for (int64_t fn = 0; fn < fragmentColumns; fn += 2) {
+        SmallVector<Value> pair = loadMatrices(
+            copies[1], stage, add(warpColumn, fn * 8), k, /*linesFirst=*/false);
+        bFragments.push_back({pair[0], pair[1]});
+        bFragments.push_back({pair[2], pair[3]});
+      }
+    }
     for (int64_t fm = 0; fm < fragmentRows; ++fm)
       for (int64_t fn = 0; fn < fragmentColumns; ++fn) {
         MutableArrayRef<Value> c = MutableArrayRef<Value>(accumulators)

@@ -1,0 +1,7 @@
+// add_one_ref_off with a tolerance wide enough for add_one: the reference's
+// author allows it.
+func.func @add_one(%x: tensor<256xf32>) -> tensor<256xf32> attributes {ke.atol = 1.0e-2 : f64} {
+  %c = arith.constant dense<1.001> : tensor<256xf32>
+  %0 = arith.addf %x, %c : tensor<256xf32>
+  return %0 : tensor<256xf32>
+}
