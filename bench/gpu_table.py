@@ -140,14 +140,13 @@ def main():
     head = ["kernel", "correct", "ke default (us)", "ke best (us)"]
     if knobs:
         head.append("best knob")
-    head += ["eager (us)", "torch.compile (us)", "vs eager", "vs compile"]
+    head += ["precision", "eager (us)", "torch.compile (us)", "vs eager", "vs compile"]
     if throughput:
         head += ["candidates", "per min"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
 
-    correct, vs_eager, vs_compiled = {}, {}, {}
-    missing_eager = missing_compiled = 0
+    correct, vs_eager, vs_compiled, precision = {}, {}, {}, {}
     for name in names:
         ke = best.get(name)
         fallback = ke is None
@@ -155,10 +154,11 @@ def main():
             ke = default.get(name, {})
         time = median(ke)
         correct[name] = bool(ke.get("correct")) and bool(time)
+        # TF32 results are reported apart from exact ones (PyTorch runs
+        # those kernels with allow_tf32 too).
+        precision[name] = ke.get("precision") or "ieee"
         t = torch.get(name, {})
         eager, compiled = t.get("eager_ns"), t.get("compiled_ns")
-        missing_eager += not eager
-        missing_compiled += not compiled
         if time and eager:
             vs_eager[name] = eager / time
         if time and compiled:
@@ -173,7 +173,7 @@ def main():
         if knobs:
             line.append(ke.get("knob", "n/a"))
         # A wrong kernel's speedup means nothing: n/a.
-        line += [us(eager), us(compiled),
+        line += [precision[name], us(eager), us(compiled),
                  ratio(vs_eager.get(name) if correct[name] else None),
                  ratio(vs_compiled.get(name) if correct[name] else None)]
         if throughput:
@@ -186,8 +186,14 @@ def main():
     print()
     print("correct: %d/%d" % (sum(correct.values()), len(names)))
     if torch:
-        print(summary("eager", vs_eager, correct, names, missing_eager))
-        print(summary("torch.compile", vs_compiled, correct, names, missing_compiled))
+        groups = [(p, [n for n in names if precision[n] == p])
+                  for p in sorted(set(precision.values()))]
+        for label, group in groups:
+            prefix = "" if len(groups) == 1 else "%s kernels, " % label
+            print(prefix + summary("eager", {n: v for n, v in vs_eager.items() if n in group},
+                                   correct, group, sum(not torch.get(n, {}).get("eager_ns") for n in group)))
+            print(prefix + summary("torch.compile", {n: v for n, v in vs_compiled.items() if n in group},
+                                   correct, group, sum(not torch.get(n, {}).get("compiled_ns") for n in group)))
     else:
         print("PyTorch: no times (bench/baselines/torch_bench.py did not run or printed nothing)")
     if throughput:
