@@ -26,7 +26,12 @@ def Ke_Dialect : Dialect {
     * `ke.kernel` (unit, on a `func.func`): this function is a kernel to
       optimize.
     * `ke.atol`, `ke.rtol` (float, on a `func.func`): the tolerances used when
-      a candidate's outputs are compared with the reference's.
+      a candidate's outputs are compared with the reference's (read from
+      the reference, never from the candidate).
+    * `ke.precision` (string, on a `func.func`): the arithmetic the author
+      allows below the types' own: "ieee" (the default) or "tf32" (f32
+      products on TF32 tensor cores, f32 results checked with TF32's
+      tolerance).
     * `ke.range = [lo, hi]` (on an integer argument): the half-open range
       `lo <= x < hi` from which inputs for this argument are drawn, e.g. the
       valid indices of a gather.
