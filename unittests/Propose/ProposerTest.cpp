@@ -492,6 +492,29 @@ TEST(ProposerTest, CombinedParentsThatDoNotFitBecomeMutations) {
   }
 }
 
+TEST(GPUProposerTest, TensorCoreTilesOnlyForTensorCoreInputs) {
+  auto tensorCoreTiles = [](const std::vector<OpShape> &shapes) {
+    std::vector<int64_t> tiles;
+    for (const Proposal &proposal : GPUBlockProposer::getSpace(shapes))
+      if (proposal.gpuTensorCoreTile)
+        tiles.push_back(*proposal.gpuTensorCoreTile);
+    return tiles;
+  };
+  // f32 without TF32 permission: the tensor-core knob would change nothing.
+  std::vector<OpShape> shapes = matmulShapes();
+  EXPECT_TRUE(tensorCoreTiles(shapes).empty());
+  // bf16 inputs (or f32 under ke.precision = "tf32"): first in the space,
+  // off (0) among them.
+  shapes[1].tensorCoreInputs = true;
+  EXPECT_EQ(tensorCoreTiles(shapes), (std::vector<int64_t>{64, 32, 128, 0}));
+  EXPECT_EQ(GPUBlockProposer::getSpace(shapes).front().strategy,
+            "gpu tensor core tile 64");
+  // An elementwise op with such inputs is no contraction.
+  shapes[0].tensorCoreInputs = true;
+  shapes[1].tensorCoreInputs = false;
+  EXPECT_TRUE(tensorCoreTiles(shapes).empty());
+}
+
 TEST(GPUProposerTest, PairsTheBestKnobWithOthersOfAnotherKind) {
   std::vector<OpShape> shapes = matmulShapes();
   GPUBlockProposer proposer;
