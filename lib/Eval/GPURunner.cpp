@@ -78,7 +78,7 @@ private:
 };
 
 /// "<kernel>@<block tile>r<threads>t<thread tile>s<shared>v<width>w<warps>
-/// c<tensor core tile>"
+/// c<tensor core tile>p<stages>"
 /// with only the knobs that differ from the defaults: bundles of one kernel
 /// side by side in one directory.
 std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) {
@@ -108,6 +108,8 @@ std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) 
     addKnob("w", std::to_string(knobs.warps));
   if (knobs.tensorCoreTile != defaults.tensorCoreTile)
     addKnob("c", std::to_string(knobs.tensorCoreTile));
+  if (knobs.tensorCoreStages != defaults.tensorCoreStages)
+    addKnob("p", std::to_string(knobs.tensorCoreStages));
   return name;
 }
 
@@ -205,6 +207,7 @@ llvm::Error GPURunner::lower(ModuleOp module, bool binary) {
   lowering.vectorWidth = options.gpu.vectorWidth;
   lowering.warps = options.gpu.warps;
   lowering.tensorCoreTile = options.gpu.tensorCoreTile;
+  lowering.tensorCoreStages = options.gpu.tensorCoreStages;
   std::optional<ScopedROCmLinker> rocmLinker;
   if (binary) {
     lowering.format = "bin";

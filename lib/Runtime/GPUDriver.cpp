@@ -71,6 +71,7 @@ void resolveEntryPoints(void *library, GPUDriver &driver, GPUVendor vendor,
         "hipModuleGetFunction");
   entry(driver.cuModuleGetGlobal, "cuModuleGetGlobal_v2", "hipModuleGetGlobal");
   entry(driver.cuLaunchKernel, "cuLaunchKernel", "hipModuleLaunchKernel");
+  entry(driver.cuFuncSetAttribute, "cuFuncSetAttribute", "hipFuncSetAttribute");
   entry(driver.cuStreamCreate, "cuStreamCreate", "hipStreamCreateWithFlags");
   entry(driver.cuStreamSynchronize, "cuStreamSynchronize",
         "hipStreamSynchronize");

@@ -122,6 +122,14 @@ KE_EXPORT void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
   if (!driver() || !function)
     return;
   launchCount.fetch_add(1, std::memory_order_relaxed);
+  // Past 48 KB a kernel must opt in to its dynamic shared memory
+  // (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES).
+  constexpr int32_t kDefaultSharedLimit = 48 * 1024;
+  constexpr int kMaxDynamicSharedSizeBytes = 8;
+  if (sharedBytes > kDefaultSharedLimit)
+    check(driver()->cuFuncSetAttribute(function, kMaxDynamicSharedSizeBytes,
+                                       sharedBytes),
+          "cuFuncSetAttribute");
   LaunchProfile &profile = launchProfile();
   std::unique_lock<std::mutex> lock(profile.mutex);
   if (!profile.on) {

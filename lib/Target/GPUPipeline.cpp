@@ -85,9 +85,10 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
                         ? std::string()
                         : llvm::formatv(
                               "ke-tensor-core-contractions-for-gpu{{tile={0} "
-                              "min-blocks={1}},",
+                              "min-blocks={1} stages={2}},",
                               options.tensorCoreTile.getValue(),
-                              target.gpu.multiprocessors)
+                              target.gpu.multiprocessors,
+                              options.tensorCoreStages.getValue())
                               .str())
           .str();
   bool amd = vendor == "amd";

@@ -202,6 +202,12 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                "tensor cores (32, 64 or 128, halved for small grids; 0: none; "
                "bundles of other values are named <kernel>@c<N>)"),
       cl::cat(runCategory));
+  cl::opt<int64_t> gpuTensorCoreStages(
+      "gpu-tensor-core-stages",
+      cl::init(ke::GPUScheduleDefaults::tensorCoreStages),
+      cl::desc("nvgpu: steps of K in flight (cp.async stages) in "
+               "contractions on tensor cores, at least 1"),
+      cl::cat(runCategory));
   cl::opt<int64_t> gpuVectorWidth(
       "gpu-vector-width", cl::init(ke::GPUScheduleDefaults::vectorWidth),
       cl::desc("nvgpu/amdgpu: elements per thread of elementwise ops, read "
@@ -292,6 +298,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.gpu.sharedTile = gpuSharedTile;
   options.gpu.warps = gpuWarps;
   options.gpu.tensorCoreTile = gpuTensorCoreTile;
+  options.gpu.tensorCoreStages = gpuTensorCoreStages;
   options.gpu.vectorWidth = gpuVectorWidth;
   return command;
 }

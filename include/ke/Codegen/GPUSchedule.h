@@ -33,6 +33,8 @@ struct GPUScheduleDefaults {
   /// Outputs per block along i and j of contractions on tensor cores
   /// (0: none).
   static constexpr int64_t tensorCoreTile = 128;
+  /// Steps of K in flight in those contractions (cp.async stages).
+  static constexpr int64_t tensorCoreStages = 3;
 };
 
 struct GPUSchedule {
@@ -47,6 +49,8 @@ struct GPUSchedule {
   int64_t warps = GPUScheduleDefaults::warps;
   int64_t vectorWidth = GPUScheduleDefaults::vectorWidth;
   int64_t tensorCoreTile = GPUScheduleDefaults::tensorCoreTile;
+  /// A pipeline option only (no function attribute yet).
+  int64_t tensorCoreStages = GPUScheduleDefaults::tensorCoreStages;
 
   /// `options` with every knob `function` carries as an attribute replaced
   /// by the attribute's value.

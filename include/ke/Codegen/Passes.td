@@ -269,10 +269,11 @@ def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu",
     Option<"minBlocks", "min-blocks", "int64_t", "132",
            "Fewest blocks worth a smaller tile: the tile is halved (down "
            "to 32) while the grid has fewer">,
-    Option<"stages", "stages", "int64_t", "3",
+    Option<"stages", "stages", "int64_t",
+           "::ke::GPUScheduleDefaults::tensorCoreStages",
            "Steps of K in flight: copies of a step start stages - 1 steps "
-           "before its mma (fewer where 48 KB of shared memory does not "
-           "hold them)">
+           "before its mma (fewer where 112 KB of shared memory does not "
+           "hold them; past 48 KB they live in dynamic shared memory)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",

@@ -41,6 +41,8 @@ struct GPUDriver {
   int (*cuModuleUnload)(void *);
   int (*cuModuleGetFunction)(void **, void *, const char *);
   int (*cuModuleGetGlobal)(CUdeviceptr *, size_t *, void *, const char *);
+  /// Kernels opt in to more than 48 KB of dynamic shared memory.
+  int (*cuFuncSetAttribute)(void *, int, int);
   int (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned,
                         unsigned, unsigned, unsigned, void *, void **, void **);
   int (*cuStreamCreate)(void **, unsigned);

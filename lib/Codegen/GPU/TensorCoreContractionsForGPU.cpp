@@ -51,6 +51,10 @@ constexpr int64_t kWarpSize = 32;
 int64_t warpColumnsFor(int64_t tile) { return tile >= 128 ? 4 : 2; }
 /// Bytes one thread moves per global load where the input allows it.
 constexpr int64_t kVectorBytes = 16;
+/// Shared memory a block may have statically; more is dynamic, opted in
+/// to at launch, up to what leaves room for two blocks on an SM (228 KB).
+constexpr int64_t kMaxStaticShared = 48 * 1024;
+constexpr int64_t kMaxShared = 112 * 1024;
 
 /// What the tensor cores take: the inputs' element type and the mma shape.
 enum class MmaKind { F16, BF16, TF32 };
@@ -465,17 +469,42 @@ void TensorCoreKernelBuilder::build() {
         shape, inputElementType(contraction, copy.position),
         MemRefLayoutAttrInterface{}, workgroup));
   }
+  // Up to 48 KB as workgroup attributions (static shared memory); past
+  // that, views into the launch's dynamic shared memory, which the kernel
+  // opts in to at launch.
+  int64_t sharedBytes = stages * stageBytes(contraction, copies);
+  bool dynamic = sharedBytes > kMaxStaticShared;
+  Value dynamicBytes;
+  if (dynamic)
+    dynamicBytes = arith::ConstantIntOp::create(builder, loc,
+                                                builder.getI32Type(),
+                                                sharedBytes);
   auto launch = gpu::LaunchOp::create(
       builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
       constant(llvm::divideCeil(contraction.rows, tile)),
       constant(contraction.batches), constant(threads), constant(1),
-      constant(1), /*dynamicSharedMemorySize=*/nullptr,
-      /*asyncTokenType=*/nullptr, /*asyncDependencies=*/{}, sliceTypes);
+      constant(1), dynamicBytes, /*asyncTokenType=*/nullptr,
+      /*asyncDependencies=*/{},
+      dynamic ? TypeRange() : TypeRange(sliceTypes));
   builder.setInsertionPointToStart(&launch.getBody().front());
   gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
-  for (auto [copy, slice] :
-       llvm::zip(copies, launch.getWorkgroupAttributions()))
-    copy.slice = slice;
+  if (dynamic) {
+    Value bytes = gpu::DynamicSharedMemoryOp::create(
+        builder, loc,
+        MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
+                        MemRefLayoutAttrInterface{}, workgroup));
+    int64_t offset = 0;
+    for (auto [copy, type] : llvm::zip(copies, sliceTypes)) {
+      auto memref = cast<MemRefType>(type);
+      copy.slice = memref::ViewOp::create(builder, loc, memref, bytes,
+                                          constant(offset), ValueRange{});
+      offset += memref.getNumElements() * memref.getElementTypeBitWidth() / 8;
+    }
+  } else {
+    for (auto [copy, slice] :
+         llvm::zip(copies, launch.getWorkgroupAttributions()))
+      copy.slice = slice;
+  }
   base.assign(bounds.size(), constant(0));
   if (!contraction.batchLoops.empty())
     scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
@@ -677,14 +706,12 @@ struct TensorCoreContractionsForGPUPass
       rewritten.push_back(*contraction);
     });
     for (TensorCoreContraction &contraction : rewritten) {
-      // As many stages as asked for that fit the 48 KB of static shared
-      // memory a block may have.
-      constexpr int64_t kMaxStaticShared = 48 * 1024;
+      // As many stages as asked for that leave room for two blocks per SM.
       int64_t perStage = stageBytes(
           contraction, {planCopy(contraction, contraction.a),
                         planCopy(contraction, contraction.b)});
       int64_t fitting = std::max<int64_t>(
-          1, std::min<int64_t>(stages, kMaxStaticShared / perStage));
+          1, std::min<int64_t>(stages, kMaxShared / perStage));
       TensorCoreKernelBuilder(contraction, fitting).build();
       if (contraction.fill)
         contraction.fill->erase();
