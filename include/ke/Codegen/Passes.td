@@ -240,21 +240,24 @@ def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu",
     one f32 output) whose body is exactly `acc + a * b` (the inputs possibly
     extended to f32 first), with one A-like and one B-like input that are
     both f16, both bf16, or both f32 in a function that carries
-    `ke.precision = "tf32"`, becomes a `gpu.launch` of 4 warps per `tile` x
-    `tile` outputs (batches on the grid's z). Each warp owns a quarter of
-    the tile and accumulates it in f32 registers with `nvvm.mma.sync`
-    (m16n8k16 for f16/bf16, m16n8k8 for TF32; A row-major, B column-major
-    fragments). K runs in steps of 64 bytes per row: the block copies each
-    input's slice into shared memory laid out [row or column][k] with 16
-    bytes of padding per row (the eight rows a fragment load reads fall on
-    different banks), with 16-byte vector loads where the input's innermost
-    index is the innermost loop of its group and the width divides that
-    loop and the buffer's rows (scalar loads otherwise); `gpu.barrier`;
-    each warp loads its fragments (32-bit pairs of 16-bit values) and
-    issues one mma per 16 x 8 piece of its warp tile per 16 (8) k; then
-    `gpu.barrier`. Ragged rows, columns and K are zero-filled on the way
-    in and guarded on the way out; a `linalg.fill` of the output right
-    before the op starts the accumulators.
+    `ke.precision = "tf32"`, becomes a `gpu.launch` of 4 warps (8 for the
+    128 tile) per `tile` x `tile` outputs (batches on the grid's z). Each
+    warp owns 32 x 32 (64 x 32) outputs and accumulates them in f32
+    registers with `nvvm.mma.sync` (m16n8k16 for f16/bf16, m16n8k8 for
+    TF32; A row-major, B column-major fragments). K runs in steps of 64
+    bytes per row through `stages` buffers of shared memory: each step's
+    slices are copied with 16-byte `nvgpu.device_async_copy` (cp.async,
+    zero-filled past ragged rows, columns and K; element by element where
+    the input's innermost index is not the innermost loop of its group or
+    the width does not divide that loop and the buffer's rows), started
+    `stages` - 1 steps ahead of their mma, into slices laid out as the
+    input is ([line][k] or [k][line], padded so fragment reads are
+    conflict-free). 16-bit fragments come from `nvgpu.ldmatrix` (transposed
+    for [k][line] slices), TF32 ones from scalar loads rounded to the
+    nearest TF32 (`nvvm.convert.float.to.tf32`, as cuBLAS does; the mma
+    alone truncates). Stages beyond `max-shared` are dropped; past 48 KB
+    they are views into the launch's dynamic shared memory. A `linalg.fill`
+    of the output right before the op starts the accumulators.
 
     The tile is `tile`, halved (down to 32) while the grid would have
     fewer than `min-blocks` blocks; the function's `ke.gpu_tensor_core_tile`
@@ -272,8 +275,12 @@ def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu",
     Option<"stages", "stages", "int64_t",
            "::ke::GPUScheduleDefaults::tensorCoreStages",
            "Steps of K in flight: copies of a step start stages - 1 steps "
-           "before its mma (fewer where 112 KB of shared memory does not "
-           "hold them; past 48 KB they live in dynamic shared memory)">
+           "before its mma (fewer where `max-shared` does not hold them)">,
+    Option<"maxShared", "max-shared", "int64_t", "49152",
+           "Most bytes of shared memory per block; past 48 KB the stages "
+           "live in dynamic shared memory, which the kernel opts in to at "
+           "launch (on the H100, 3 or 4 stages that way ran the 128 tile "
+           "slower than 2 in static memory)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",

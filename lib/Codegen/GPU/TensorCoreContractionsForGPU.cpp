@@ -52,9 +52,8 @@ int64_t warpColumnsFor(int64_t tile) { return tile >= 128 ? 4 : 2; }
 /// Bytes one thread moves per global load where the input allows it.
 constexpr int64_t kVectorBytes = 16;
 /// Shared memory a block may have statically; more is dynamic, opted in
-/// to at launch, up to what leaves room for two blocks on an SM (228 KB).
+/// to at launch (the pass's `max-shared`).
 constexpr int64_t kMaxStaticShared = 48 * 1024;
-constexpr int64_t kMaxShared = 112 * 1024;
 
 /// What the tensor cores take: the inputs' element type and the mma shape.
 enum class MmaKind { F16, BF16, TF32 };
@@ -706,12 +705,12 @@ struct TensorCoreContractionsForGPUPass
       rewritten.push_back(*contraction);
     });
     for (TensorCoreContraction &contraction : rewritten) {
-      // As many stages as asked for that leave room for two blocks per SM.
+      // As many stages as asked for that fit `max-shared`.
       int64_t perStage = stageBytes(
           contraction, {planCopy(contraction, contraction.a),
                         planCopy(contraction, contraction.b)});
       int64_t fitting = std::max<int64_t>(
-          1, std::min<int64_t>(stages, kMaxShared / perStage));
+          1, std::min<int64_t>(stages, maxShared / perStage));
       TensorCoreKernelBuilder(contraction, fitting).build();
       if (contraction.fill)
         contraction.fill->erase();
