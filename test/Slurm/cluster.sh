@@ -43,7 +43,7 @@ start() {
   munged --key-file="$state/munge/munge.key" --socket="$state/munge/munge.socket" \
     --pid-file="$state/munge/munged.pid" --log-file="$state/munge/munged.log" \
     --seed-file="$state/munge/munged.seed" --force 2>> "$state/log/munged.err" || {
-    echo "cluster.sh: munged did not start: $(tail -2 "$state/log/munged.err" "$state/munge/munged.log" 2>/dev/null)" >&2; exit 1; }
+    echo "cluster.sh: munged did not start: $(tail -n 2 "$state/log/munged.err" "$state/munge/munged.log" 2>/dev/null)" >&2; exit 1; }
   host=$(hostname -s)
   user=$(id -un)
   cpus=$(nproc)
@@ -82,8 +82,8 @@ NodeName=$host CPUs=$cpus RealMemory=$memory State=UNKNOWN
 PartitionName=ke Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
   export SLURM_CONF="$conf"
-  slurmctld -f "$conf" 2>> "$state/log/slurmctld.err" || { echo "cluster.sh: slurmctld did not start: $(tail -3 "$state/log/slurmctld.log" "$state/log/slurmctld.err")" >&2; stop; exit 1; }
-  slurmd -f "$conf" 2>> "$state/log/slurmd.err" || { echo "cluster.sh: slurmd did not start: $(tail -3 "$state/log/slurmd.log" "$state/log/slurmd.err")" >&2; stop; exit 1; }
+  slurmctld -f "$conf" 2>> "$state/log/slurmctld.err" || { echo "cluster.sh: slurmctld did not start: $(tail -n 3 "$state/log/slurmctld.log" "$state/log/slurmctld.err")" >&2; stop; exit 1; }
+  slurmd -f "$conf" 2>> "$state/log/slurmd.err" || { echo "cluster.sh: slurmd did not start: $(tail -n 3 "$state/log/slurmd.log" "$state/log/slurmd.err")" >&2; stop; exit 1; }
   for _ in $(seq 60); do
     if sinfo -h -o %T 2>/dev/null | grep -q idle; then
       echo "SLURM_CONF=$conf"
@@ -91,7 +91,7 @@ CONF
     fi
     sleep 0.5
   done
-  echo "cluster.sh: the node did not come up: $(sinfo -h 2>&1 | head -2); $(tail -3 "$state/log/slurmctld.log" "$state/log/slurmd.log")" >&2
+  echo "cluster.sh: the node did not come up: $(sinfo -h 2>&1 | head -2); $(tail -n 3 "$state/log/slurmctld.log" "$state/log/slurmd.log")" >&2
   stop
   exit 1
 }
