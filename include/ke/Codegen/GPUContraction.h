@@ -49,6 +49,13 @@ void scatterIvs(mlir::OpBuilder &builder, mlir::Location loc,
                 llvm::ArrayRef<int64_t> bounds,
                 llvm::SmallVectorImpl<mlir::Value> &ivs);
 
+/// The element of `memref` at `indices` where `inside` holds, zero
+/// elsewhere (an scf.if around the load); a plain load when `inside` is
+/// null.
+mlir::Value loadOrZero(mlir::OpBuilder &builder, mlir::Location loc,
+                       mlir::Value memref, mlir::ValueRange indices,
+                       mlir::Value inside);
+
 /// `then` under `condition`, or unconditionally when there is none.
 void emitGuarded(mlir::OpBuilder &builder, mlir::Location loc,
                  mlir::Value condition, llvm::function_ref<void()> then);

@@ -90,6 +90,25 @@ void ke::detail::scatterIvs(OpBuilder &builder, Location loc, Value linear,
     ivs[loop] = iv;
 }
 
+Value ke::detail::loadOrZero(OpBuilder &builder, Location loc, Value memref,
+                             ValueRange indices, Value inside) {
+  if (!inside)
+    return memref::LoadOp::create(builder, loc, memref, indices);
+  Type element = getElementTypeOrSelf(memref.getType());
+  auto ifInside = scf::IfOp::create(builder, loc, element, inside,
+                                    /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(ifInside.thenBlock());
+  scf::YieldOp::create(
+      builder, loc,
+      ValueRange{memref::LoadOp::create(builder, loc, memref, indices)});
+  builder.setInsertionPointToStart(ifInside.elseBlock());
+  scf::YieldOp::create(builder, loc,
+                       ValueRange{arith::ConstantOp::create(
+                           builder, loc, builder.getZeroAttr(element))});
+  return ifInside.getResult(0);
+}
+
 void ke::detail::emitGuarded(OpBuilder &builder, Location loc, Value condition,
                              llvm::function_ref<void()> then) {
   OpBuilder::InsertionGuard guard(builder);

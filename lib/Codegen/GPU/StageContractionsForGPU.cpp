@@ -36,6 +36,7 @@ namespace ke {
 using namespace mlir;
 using ke::detail::applyMap;
 using ke::detail::emitGuarded;
+using ke::detail::loadOrZero;
 using ke::detail::scatterIvs;
 using ke::detail::findInitializingFill;
 
@@ -166,27 +167,10 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
         initial.push_back(fill.getInputs().front());
         continue;
       }
-      auto [indices, inside] = outputAt(r, c);
-      if (!inside) {
-        initial.push_back(
-            memref::LoadOp::create(builder, loc, init->get(), indices));
-        continue;
-      }
       // Outside the output the accumulator is never stored: any start.
-      auto ifInside = scf::IfOp::create(builder, loc, builder.getF32Type(),
-                                        inside, /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPointToStart(ifInside.thenBlock());
-        scf::YieldOp::create(builder, loc,
-                             ValueRange{memref::LoadOp::create(
-                                 builder, loc, init->get(), indices)});
-        builder.setInsertionPointToStart(ifInside.elseBlock());
-        scf::YieldOp::create(builder, loc,
-                             ValueRange{arith::ConstantOp::create(
-                                 builder, loc, builder.getF32FloatAttr(0.0f))});
-      }
-      initial.push_back(ifInside.getResult(0));
+      auto [indices, inside] = outputAt(r, c);
+      initial.push_back(
+          loadOrZero(builder, loc, init->get(), indices, inside));
     }
   Value linearThread = add(
       arith::MulIOp::create(builder, loc, thread.y, constant(kThreadsPerSide)),

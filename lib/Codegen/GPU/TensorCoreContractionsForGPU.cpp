@@ -39,6 +39,7 @@ namespace ke {
 using namespace mlir;
 using ke::detail::applyMap;
 using ke::detail::emitGuarded;
+using ke::detail::loadOrZero;
 using ke::detail::findInitializingFill;
 using ke::detail::scatterIvs;
 
@@ -425,24 +426,7 @@ void TensorCoreKernelBuilder::copyStep(const InputCopy &copy, Value k0,
       tokens.push_back(copyOp.getAsyncToken());
       continue;
     }
-    Type element = getElementTypeOrSelf(input->get().getType());
-    Value value;
-    if (!inside) {
-      value = memref::LoadOp::create(builder, loc, input->get(), indices);
-    } else {
-      auto ifInside = scf::IfOp::create(builder, loc, element, inside,
-                                        /*withElseRegion=*/true);
-      OpBuilder::InsertionGuard guardIf(builder);
-      builder.setInsertionPointToStart(ifInside.thenBlock());
-      scf::YieldOp::create(builder, loc,
-                           ValueRange{memref::LoadOp::create(
-                               builder, loc, input->get(), indices)});
-      builder.setInsertionPointToStart(ifInside.elseBlock());
-      scf::YieldOp::create(builder, loc,
-                           ValueRange{arith::ConstantOp::create(
-                               builder, loc, builder.getZeroAttr(element))});
-      value = ifInside.getResult(0);
-    }
+    Value value = loadOrZero(builder, loc, input->get(), indices, inside);
     memref::StoreOp::create(builder, loc, value, copy.slice, target);
   }
 }
@@ -551,24 +535,10 @@ void TensorCoreKernelBuilder::build() {
           initial.push_back(fill.getInputs().front());
           continue;
         }
+        // Outside the output the accumulator is never stored: any start.
         auto [indices, inside] = outputAt(fm, fn, i);
-        if (!inside) {
-          initial.push_back(
-              memref::LoadOp::create(builder, loc, init->get(), indices));
-          continue;
-        }
-        auto ifInside = scf::IfOp::create(builder, loc, f32, inside,
-                                          /*withElseRegion=*/true);
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPointToStart(ifInside.thenBlock());
-        scf::YieldOp::create(builder, loc,
-                             ValueRange{memref::LoadOp::create(
-                                 builder, loc, init->get(), indices)});
-        builder.setInsertionPointToStart(ifInside.elseBlock());
-        scf::YieldOp::create(builder, loc,
-                             ValueRange{arith::ConstantOp::create(
-                                 builder, loc, builder.getF32FloatAttr(0))});
-        initial.push_back(ifInside.getResult(0));
+        initial.push_back(
+            loadOrZero(builder, loc, init->get(), indices, inside));
       }
 
   // Copies of step s go to stage s % stages, started stages - 1 steps
