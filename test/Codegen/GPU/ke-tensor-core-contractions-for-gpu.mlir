@@ -2,6 +2,7 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tensor-core-contractions-for-gpu{min-blocks=64 tile=128}))' | FileCheck %s --check-prefix=SHRINK
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tensor-core-contractions-for-gpu{tile=0}))' | FileCheck %s --check-prefix=OFF
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tensor-core-contractions-for-gpu{tile=48}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tensor-core-contractions-for-gpu{stages=0}))' 2>&1 | FileCheck %s --check-prefix=NOSTAGES
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tensor-core-contractions-for-gpu{min-blocks=1 tile=64 stages=1}))' | FileCheck %s --check-prefix=ONE
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tensor-core-contractions-for-gpu{min-blocks=1 tile=128}))' | FileCheck %s --check-prefix=BIG
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tensor-core-contractions-for-gpu{min-blocks=1 tile=128 max-shared=114688}))' | FileCheck %s --check-prefix=DYN
@@ -60,6 +61,7 @@
 // DYN:           memref.view %[[DYN]][%c30720{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<3x32x136xbf16, #gpu.address_space<workgroup>>
 // BIG:         scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
 // BAD: tile must be 0, 32, 64 or 128 and stages at least 1 (got tile=48, stages=3)
+// NOSTAGES: tile must be 0, 32, 64 or 128 and stages at least 1 (got tile=128, stages=0)
 // One stage where shared memory holds no more: copies of a step right
 // before its mma.
 // ONE-LABEL: func.func @matmul_bf16
