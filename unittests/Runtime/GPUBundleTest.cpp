@@ -106,4 +106,14 @@ TEST(GPUBundleTest, ManifestRefusesImpossibleSizes) {
       error);
   EXPECT_NE(error.find("too large"), std::string::npos) << error;
 }
+
+TEST(GPUBundleTest, SixteenBitFloatsTakeTwoBytes) {
+  // Bundles of bf16/f16 kernels read two bytes per element (tensor-core
+  // GEMMs); a wrong size would misread every input and result.
+  for (const char *kind : {"f16", "bf16", "i16"}) {
+    BundleTensor tensor{kind, {3, 5}};
+    EXPECT_EQ(tensor.getElementBytes(), 2) << kind;
+  }
+  EXPECT_EQ((BundleTensor{"f32", {1}}.getElementBytes()), 4);
+}
 } // namespace

@@ -22,7 +22,7 @@
 namespace ke::runtime {
 
 struct BundleTensor {
-  std::string kind; ///< f32 f64 i1 i8 i16 i32 i64
+  std::string kind; ///< f16 bf16 f32 f64 i1 i8 i16 i32 i64
   std::vector<int64_t> shape;
   int64_t getNumElements() const;
   int64_t getElementBytes() const;
