@@ -67,7 +67,7 @@ ke::propose::getDecomposedWindowLoops(const OpShape &shape) {
 }
 
 bool ke::propose::canVectorize(const OpShape &shape) {
-  if (shape.hasBooleans)
+  if (shape.hasBooleans || shape.nonMonotoneIndexing)
     return false;
   // Other convolutions and poolings need their own decompositions.
   llvm::StringRef name(shape.name);
@@ -298,6 +298,14 @@ llvm::Error ke::propose::verifySchedule(const Schedule &schedule,
                           index, reg, outer, loop));
       vectorElements *= reg ? reg : outer;
     }
+    if (shape.nonMonotoneIndexing &&
+        (op.vectorize || op.hasSplitReduction() ||
+         llvm::any_of(op.cacheTiles, [](int64_t s) { return s != 0; }) ||
+         llvm::any_of(op.registerTiles, [](int64_t s) { return s != 0; })))
+      return llvm::createStringError(llvm::formatv(
+          "op #{0}: its indexing maps use mod or floordiv, which tiling "
+          "cannot slice: only an empty entry (plain loops) applies",
+          index));
     if (op.vectorize && shape.hasBooleans)
       return llvm::createStringError(llvm::formatv(
           "op #{0}: ops on i1 are not vectorized (LLVM packs i1 vectors)",

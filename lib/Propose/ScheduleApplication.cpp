@@ -34,16 +34,22 @@ using namespace ke::propose;
 using ke::propose::detail::kOpIdAttr;
 
 llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
+                                                   PayloadTarget target,
                                                    std::string *skipped) {
   MLIRContext *context = function.getContext();
   // One step at a time: a step that fails on this kernel is undone and
   // skipped (and reported), so the kernel can still be searched without it.
-  static constexpr llvm::StringLiteral kSteps[] = {
-      "ke-decompose-aggregates", "convert-elementwise-to-linalg",
-      ke::kFrontEndCleanupPipeline, "ke-extract-index-operands",
-      "canonicalize"};
+  // Scans first: the steps after it would fold their shifted copies.
+  std::string scans = llvm::formatv("ke-vectorize-prefix-scans{{vector-width={0}}",
+                                    ke::kDefaultVectorWidth);
+  llvm::SmallVector<llvm::StringRef> steps;
+  if (target == PayloadTarget::CPU)
+    steps.push_back(scans);
+  steps.append({"ke-decompose-aggregates", "convert-elementwise-to-linalg",
+                ke::kFrontEndCleanupPipeline, "ke-extract-index-operands",
+                "canonicalize"});
   std::string notes;
-  for (llvm::StringRef step : kSteps) {
+  for (llvm::StringRef step : steps) {
     ke::DiagnosticCollector diagnostics(context);
     PassManager pm(context, func::FuncOp::getOperationName());
     std::string errors;
@@ -98,6 +104,7 @@ std::vector<OpShape> ke::propose::describeOps(func::FuncOp function) {
                            ? getElementTypeOrSelf(op->getResult(0).getType())
                            : Type();
     shape.numResults = op->getNumResults();
+    shape.nonMonotoneIndexing = ke::hasNonMonotoneIndexing(op);
     auto loopsOf = [&](OpOperand *operand) {
       llvm::SmallVector<int64_t> loops;
       for (AffineExpr result :

@@ -41,7 +41,8 @@ struct ApplySchedulePass : ke::impl::KeApplyScheduleBase<ApplySchedulePass> {
                            << llvm::toString(std::move(error));
       signalPassFailure();
     };
-    if (llvm::Error error = ke::propose::canonicalizeForScheduling(function))
+    if (llvm::Error error = ke::propose::canonicalizeForScheduling(
+            function, ke::propose::PayloadTarget::CPU))
       return fail(std::move(error));
     if (llvm::Error error = ke::propose::verifySchedule(
             *parsed, ke::propose::describeOps(function)))

@@ -220,7 +220,10 @@ LogicalResult KernelSearch::run() {
     return fail(llvm::toString(std::move(error)));
 
   // The base every schedule applies to: the reference with every op linalg.
-  llvm::Expected<PreparedKernel> prepared = prepareKernel(kernel, name);
+  llvm::Expected<PreparedKernel> prepared = prepareKernel(
+      kernel, name,
+      targetInfo->isGPU() ? propose::PayloadTarget::GPU
+                          : propose::PayloadTarget::CPU);
   if (!prepared)
     return fail(llvm::toString(prepared.takeError()));
   if (!prepared->skipped.empty()) {

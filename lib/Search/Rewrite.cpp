@@ -185,7 +185,10 @@ LogicalResult RewritePass::rewriteKernel(KernelOp kernel,
   func::FuncOp reference = kernel.getReference();
   std::string name = kernel.getSymName().str();
   llvm::Expected<search::PreparedKernel> prepared =
-      search::prepareKernel(reference, name);
+      search::prepareKernel(reference, name,
+                            lookupTarget(target.getValue())->isGPU()
+                                ? propose::PayloadTarget::GPU
+                                : propose::PayloadTarget::CPU);
   if (!prepared) {
     kernel.emitError() << "ke-rewrite: '@" << name
                        << "': " << llvm::toString(prepared.takeError());

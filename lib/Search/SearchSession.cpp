@@ -48,7 +48,8 @@ llvm::Error ke::search::writeFile(llvm::StringRef path,
 }
 
 llvm::Expected<PreparedKernel>
-ke::search::prepareKernel(func::FuncOp reference, llvm::StringRef name) {
+ke::search::prepareKernel(func::FuncOp reference, llvm::StringRef name,
+                          propose::PayloadTarget target) {
   PreparedKernel kernel;
   kernel.name = name.str();
   kernel.baseModule = ModuleOp::create(reference.getLoc());
@@ -58,7 +59,8 @@ ke::search::prepareKernel(func::FuncOp reference, llvm::StringRef name) {
   // A preparation step that fails on this kernel is skipped: the search goes
   // on without it and says so.
   if (llvm::Error error =
-          propose::canonicalizeForScheduling(kernel.base, &kernel.skipped))
+          propose::canonicalizeForScheduling(kernel.base, target,
+                                             &kernel.skipped))
     return std::move(error);
   kernel.shapes = propose::describeOps(kernel.base);
   kernel.opKinds = propose::describeOpKinds(kernel.shapes);

@@ -56,7 +56,8 @@ ke::search::exportTuningSpec(store::Store &database, int64_t run,
       continue;
     }
     llvm::Expected<PreparedKernel> kernelPrepared =
-        prepareKernel(reference, kernel.name);
+        // Library schedules are CPU schedules.
+        prepareKernel(reference, kernel.name, propose::PayloadTarget::CPU);
     if (!kernelPrepared) {
       notes.push_back(kernel.name + ": " +
                       llvm::toString(kernelPrepared.takeError()));

@@ -483,4 +483,39 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
   ];
 }
 
+def KeVectorizePrefixScans
+    : Pass<"ke-vectorize-prefix-scans", "mlir::func::FuncOp"> {
+  let summary = "Replace log-step prefix scans by one vectorized pass";
+  let description = [{
+    Front ends without a scan op write `cumsum`/`cumprod` as a log-step
+    (Hillis-Steele) prefix scan: step `k` combines the tensor with itself
+    shifted by `2^k` along the scan dimension (`tensor.concat` of a splat of
+    the combiner's identity and a leading `tensor.extract_slice`), until the
+    shift reaches the dimension's length. That is `log2(n)` passes over the
+    data where one suffices. This pass recognizes complete chains of such
+    steps (`addf`, `mulf`, float and integer min/max, `addi`, `muli`; every
+    intermediate used only by the chain) and replaces each by one pass:
+
+    - scan along the innermost dimension: rows in parallel (`scf.forall`),
+      `vector-width` elements at a time, scanned in registers in `log2`
+      shuffle steps and combined with the running value;
+    - scan along an outer dimension: the dimensions inside it are the
+      vector, combined with the running vector row after row.
+
+    Float sums and products carry the running value in f64: the result is
+    closer to the exact scan than the log-step it replaces (whose own
+    rounding grows with `log2(n)`). Chains that are incomplete (a windowed
+    sum), whose fill is not the identity, or whose intermediates have other
+    users are left alone. CPU only: the result is vector code on tensors.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"8",
+           "Elements per vector along the scanned (innermost) dimension">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // KE_CODEGEN_PASSES_TD

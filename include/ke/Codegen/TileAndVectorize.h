@@ -19,8 +19,15 @@ namespace ke {
 /// it too.
 inline constexpr int64_t kDefaultVectorWidth = 8;
 
+/// Whether an indexing map of `op` uses mod or floordiv/ceildiv (as im2col
+/// does). Tiling takes each operand's slice from its map at the tile's
+/// bounds, which is wrong for maps that are not monotone: such ops are
+/// never tiled.
+bool hasNonMonotoneIndexing(mlir::linalg::LinalgOp op);
+
 /// Applies the default schedule to `op` in place. Ops it does not apply to
-/// (buffers, i1 operands, no loop divisible by `vectorWidth`) are left as
+/// (buffers, i1 operands, no loop divisible by `vectorWidth`, indexing maps
+/// that are not monotone) are left as
 /// they are; a tile that does not vectorize stays a scalar tile.
 void tileAndVectorizeOp(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
                         int64_t vectorWidth);

@@ -110,6 +110,9 @@ struct OpShape {
   /// Loops along which most operand bytes are contiguous, best first.
   llvm::SmallVector<unsigned> contiguousLoops;
   bool hasBooleans = false; ///< i1 operands: never vectorized
+  /// An indexing map uses mod or floordiv (im2col): never tiled, since
+  /// tiling would take the wrong slices of its operands.
+  bool nonMonotoneIndexing = false;
   /// One element type throughout and a non-scalar result: can vectorize to
   /// vector.contract (mixed types and 0-d results do not lower upstream).
   bool uniformTypes = false;
@@ -135,11 +138,18 @@ llvm::SmallVector<unsigned> getDecomposedWindowLoops(const OpShape &shape);
 /// Whether the library knows how to vectorize this op at all.
 bool canVectorize(const OpShape &shape);
 
+/// The target a payload is prepared for. On the CPU, front-end prefix scans
+/// are replaced by vector code first (ke-vectorize-prefix-scans), which no
+/// schedule touches; on GPUs they stay linalg ops.
+enum class PayloadTarget { CPU, GPU };
+
 /// Prepares `function` for scheduling in place: aggregate ops decomposed and
-/// elementwise tensor ops turned into linalg, so every op is a linalg op.
-/// With `skipped`, a step that fails is undone and left out instead, and
-/// `skipped` says which and why (empty when every step ran).
+/// elementwise tensor ops turned into linalg, so every op is a linalg op
+/// (but the CPU's vectorized scans). With `skipped`, a step that fails is
+/// undone and left out instead, and `skipped` says which and why (empty when
+/// every step ran).
 llvm::Error canonicalizeForScheduling(mlir::func::FuncOp function,
+                                      PayloadTarget target,
                                       std::string *skipped = nullptr);
 
 /// The linalg ops of a function canonicalized for scheduling.

@@ -51,9 +51,10 @@ struct PreparedKernel {
   std::string skipped;
 };
 
-/// Prepares `reference` under the name `name`.
+/// Prepares `reference` under the name `name` for a search on `target`.
 llvm::Expected<PreparedKernel> prepareKernel(mlir::func::FuncOp reference,
-                                             llvm::StringRef name);
+                                             llvm::StringRef name,
+                                             propose::PayloadTarget target);
 
 /// The candidate tree as a proposal context reads it: node 0 is the
 /// reference; every other node has a parent.

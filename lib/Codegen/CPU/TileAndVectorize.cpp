@@ -108,8 +108,24 @@ struct TileAndVectorizePass
 };
 } // namespace
 
+bool ke::hasNonMonotoneIndexing(linalg::LinalgOp op) {
+  return llvm::any_of(op.getIndexingMapsArray(), [](AffineMap map) {
+    return llvm::any_of(map.getResults(), [](AffineExpr result) {
+      bool found = false;
+      result.walk([&](AffineExpr expr) {
+        found |= expr.getKind() == AffineExprKind::Mod ||
+                 expr.getKind() == AffineExprKind::FloorDiv ||
+                 expr.getKind() == AffineExprKind::CeilDiv;
+      });
+      return found;
+    });
+  });
+}
+
 void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                             int64_t vectorWidth) {
+  if (hasNonMonotoneIndexing(op))
+    return;
   // Ops without results (side effects only, e.g. index checks left behind
   // by elementwise fusion) have nothing to vectorize.
   if (!op.hasPureTensorSemantics() || op->getNumResults() == 0)

@@ -50,3 +50,23 @@ func.func @odd(%x: tensor<7xf32>, %init: tensor<7xf32>) -> tensor<7xf32> {
   } -> tensor<7xf32>
   return %r : tensor<7xf32>
 }
+
+// -----
+
+// An im2col-like gather (a mod and a floordiv in the input's map): tiling
+// would slice the input at the map's values at the tile's bounds, which are
+// not its extremes, so the op is left untiled (plain loops, still correct).
+// CHECK-LABEL: func.func @im2col_gather
+// CHECK-NOT:     scf.for
+// CHECK-NOT:     vector.
+// CHECK:         linalg.generic
+#gather = affine_map<(d0, d1) -> (d0 floordiv 3, d1 + d0 mod 3)>
+#plain = affine_map<(d0, d1) -> (d0, d1)>
+func.func @im2col_gather(%x: tensor<4x18xf32>, %init: tensor<12x16xf32>) -> tensor<12x16xf32> {
+  %r = linalg.generic {indexing_maps = [#gather, #plain], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x18xf32>) outs(%init : tensor<12x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<12x16xf32>
+  return %r : tensor<12x16xf32>
+}
