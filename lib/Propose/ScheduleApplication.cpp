@@ -44,7 +44,7 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
                                     ke::kDefaultVectorWidth);
   llvm::SmallVector<llvm::StringRef> steps;
   if (target == PayloadTarget::CPU)
-    steps.push_back(scans);
+    steps.append({llvm::StringRef(scans), "ke-convolutions-to-channels-last"});
   steps.append({"ke-decompose-aggregates", "convert-elementwise-to-linalg",
                 ke::kFrontEndCleanupPipeline, "ke-extract-index-operands",
                 "canonicalize"});

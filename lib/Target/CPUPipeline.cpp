@@ -79,7 +79,7 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
   } else {
     text = llvm::formatv(
         "func.func(ke-vectorize-prefix-scans{{vector-width={1}},"
-        "ke-decompose-aggregates,convert-elementwise-to-linalg,{0},"
+        "ke-convolutions-to-channels-last,ke-decompose-aggregates,convert-elementwise-to-linalg,{0},"
         "ke-tile-and-vectorize{{vector-width={1}},canonicalize,cse),"
         "{2}{3}{4}",
         kFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),

@@ -1,14 +1,17 @@
-// RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,1,1] v; c=[0,16,0,0,0,0,0] r=[1,8,1,2,4,1,3] v"}))' | FileCheck %s
-// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,1,1] v; c=[] r=[1,8,2,2,4,1,3] v"}))' 2>&1 | FileCheck %s --check-prefix=WINDOW
+// RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,1,2] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[0,0,0,0,0,0,2] r=[1,1,8,16,1,1,1] v; c=[] r=[1,8,1,8] v"}))' | FileCheck %s
+// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,1,2] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[] r=[1,2,8,16,1,1,1] v; c=[] r=[1,8,1,8] v"}))' 2>&1 | FileCheck %s --check-prefix=WINDOW
 // RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8}))' | FileCheck %s --check-prefix=DEFAULT
 
-// A convolution as PyTorch front ends write it (NCHW input, FCHW filter) is
-// vectorized through its 1-D decomposition once its oh and kh register tiles
-// are 1, by the library's schedules and by the default one.
+// A convolution as PyTorch front ends write it (NCHW input, FCHW filter)
+// reaches the library's schedules channels-last (NHWC between transposes,
+// see ke-convolutions-to-channels-last), where it is vectorized through its
+// 1-D decomposition once its oh and kh register tiles are 1. The default
+// schedule also vectorizes the NCHW form itself.
 // CHECK-LABEL: func.func @conv_nchw
-// CHECK:         vector.fma
+// CHECK:         vector.fma {{.*}} : vector<16xf32>
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
-// WINDOW: ke-apply-schedule: op #1: a vectorized linalg.conv_2d_nchw_fchw needs register tiles of 1 on oh (loop 2) and kh (loop 5)
+// CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
+// WINDOW: ke-apply-schedule: op #3: a vectorized linalg.conv_2d_nhwc_hwcf needs register tiles of 1 on oh (loop 1) and kh (loop 4)
 // DEFAULT-LABEL: func.func @conv_nchw
 // DEFAULT:         vector.contract
 // DEFAULT-NOT:     linalg.conv_2d_nchw_fchw

@@ -518,4 +518,31 @@ def KeVectorizePrefixScans
   ];
 }
 
+def KeConvolutionsToChannelsLast
+    : Pass<"ke-convolutions-to-channels-last", "mlir::func::FuncOp"> {
+  let summary = "Rewrite NCHW convolutions as NHWC ones between transposes";
+  let description = [{
+    PyTorch front ends write 2-D convolutions channels-first
+    (`linalg.conv_2d_nchw_fchw`), including transposed convolutions, which
+    torch-mlir lowers to a padded, flipped `conv_2d_nchw_fchw`. Vectorized
+    channels-first, each output row takes a transpose per tile and a
+    broadcast per multiply; channels-last (`linalg.conv_2d_nhwc_hwcf`) the
+    output channels are the vector and the schedules ke knows for that form
+    apply. This pass rewrites each `conv_2d_nchw_fchw` on tensors as
+
+    ```
+    transpose(conv_2d_nhwc_hwcf(transpose(input), transpose(filter),
+                                transpose(init)))
+    ```
+
+    with the same strides and dilations; the transposes are `linalg.transpose`
+    ops that later passes fuse, fold (a transposed fill is a fill) or
+    vectorize. Other convolutions (grouped, depthwise, 1-D, 3-D) are left
+    as they are. CPU only.
+  }];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // KE_CODEGEN_PASSES_TD

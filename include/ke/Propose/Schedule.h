@@ -140,7 +140,8 @@ bool canVectorize(const OpShape &shape);
 
 /// The target a payload is prepared for. On the CPU, front-end prefix scans
 /// are replaced by vector code first (ke-vectorize-prefix-scans), which no
-/// schedule touches; on GPUs they stay linalg ops.
+/// schedule touches, and NCHW convolutions become NHWC ones between
+/// transposes (ke-convolutions-to-channels-last); GPU payloads keep both.
 enum class PayloadTarget { CPU, GPU };
 
 /// Prepares `function` for scheduling in place: aggregate ops decomposed and

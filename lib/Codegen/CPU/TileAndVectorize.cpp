@@ -15,7 +15,11 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KETILEANDVECTORIZE
@@ -60,6 +64,31 @@ chooseVectorLoop(linalg::LinalgOp op, ArrayRef<int64_t> bounds, int64_t width) {
   return best;
 }
 
+/// The tile of a channels-last convolution, (n, oh, ow, f, kh, kw, c): a
+/// few output pixels (ow, up to 16) by up to 32 output channels, the
+/// multiple of `width` that vectorizes along f; one of everything else (oh
+/// and kh must be 1 for the 1-D decomposition). Empty when `width` does not
+/// divide f.
+SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
+                                            ArrayRef<int64_t> bounds,
+                                            int64_t width) {
+  if (!isa<linalg::Conv2DNhwcHwcfOp>(op) || bounds.size() != 7)
+    return {};
+  int64_t channels = 0;
+  for (int64_t size : {4 * width, 2 * width, width})
+    if (bounds[3] % size == 0) {
+      channels = size;
+      break;
+    }
+  if (!channels)
+    return {};
+  int64_t pixels = 1;
+  for (int64_t size = 1; size <= std::min<int64_t>(16, bounds[2]); ++size)
+    if (bounds[2] % size == 0)
+      pixels = size;
+  return {1, 1, pixels, channels, 1, 1, 1};
+}
+
 /// `op` as a `Conv1D` when it is a `Conv2D` with unit oh and kh extents
 /// (upstream's decomposition), `op` itself when it does not decompose, null
 /// when it is not a `Conv2D`.
@@ -86,6 +115,31 @@ Operation *decomposeConvolution(Operation *op) {
           decomposeAs<linalg::Conv2DNhwcHwcfOp, linalg::Conv1DNwcWcfOp>(op))
     return lowered;
   return op;
+}
+
+/// Keeps what the loops of a convolution's tile nest read and write back at
+/// the same place (the accumulator tile) in registers across the reduction
+/// loops, with its contractions as outer products, as the transform library
+/// does: tile copies folded first, then hoisted innermost loop first.
+void keepAccumulatorsInRegisters(Operation *nest) {
+  MLIRContext *context = nest->getContext();
+  RewritePatternSet patterns(context);
+  tensor::populateFoldTensorSubsetOpPatterns(patterns);
+  vector::populateVectorContractLoweringPatterns(
+      patterns, vector::VectorContractLowering::OuterProduct);
+  vector::populateVectorOuterProductLoweringPatterns(patterns);
+  vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+  for (Dialect *dialect : context->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName name : context->getRegisteredOperations())
+    name.getCanonicalizationPatterns(patterns, context);
+  if (failed(applyPatternsGreedily(nest, std::move(patterns))))
+    return;
+  SmallVector<scf::ForOp> loops;
+  nest->walk([&](scf::ForOp loop) { loops.push_back(loop); });
+  IRRewriter rewriter(context);
+  for (scf::ForOp loop : loops)
+    hoistLoopInvariantSubsets(rewriter, loop);
 }
 
 struct TileAndVectorizePass
@@ -156,9 +210,19 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
         return getElementTypeOrSelf(operand.getType()) == elementType;
       });
   SmallVector<OpFoldResult> tileSizes;
-  for (unsigned loop = 0; loop < bounds.size(); ++loop)
-    tileSizes.push_back(rewriter.getIndexAttr(
-        loop == *vectorLoop ? static_cast<int64_t>(vectorWidth) : 1));
+  // A channels-last convolution gets a register tile of several pixels and
+  // channels: one channel vector per pixel would spend its time in loop
+  // overhead and tile copies.
+  SmallVector<int64_t> channelsLastTile =
+      chooseChannelsLastTile(op, bounds, vectorWidth);
+  if (!channelsLastTile.empty()) {
+    for (int64_t size : channelsLastTile)
+      tileSizes.push_back(rewriter.getIndexAttr(size));
+  } else {
+    for (unsigned loop = 0; loop < bounds.size(); ++loop)
+      tileSizes.push_back(rewriter.getIndexAttr(
+          loop == *vectorLoop ? static_cast<int64_t>(vectorWidth) : 1));
+  }
   scf::SCFTilingOptions options;
   options.setTileSizes(tileSizes);
   rewriter.setInsertionPoint(op);
@@ -183,4 +247,6 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     if (succeeded(vectorized))
       rewriter.replaceOp(tile, vectorized->replacements);
   }
+  if (!channelsLastTile.empty() && !tiled->loops.empty())
+    keepAccumulatorsInRegisters(tiled->loops.front());
 }

@@ -70,3 +70,22 @@ func.func @im2col_gather(%x: tensor<4x18xf32>, %init: tensor<12x16xf32>) -> tens
   } -> tensor<12x16xf32>
   return %r : tensor<12x16xf32>
 }
+
+// -----
+
+// A channels-last convolution: a register tile of 16 pixels by 32 channels
+// (4 vectors of 8), one outer-product FMA per pixel, the accumulator tile
+// read before the reduction loops (kh, kw, c) and written after them.
+// CHECK-LABEL: func.func @conv_nhwc
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x4x16x64xf32>, vector<1x16x32xf32>
+// CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]]) -> (tensor<1x4x16x64xf32>, vector<1x16x32xf32>)
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK-COUNT-16:      vector.fma {{.*}} : vector<32xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<1x16x32xf32>, tensor<1x4x16x64xf32>
+// CHECK-NOT:     linalg.conv
+func.func @conv_nhwc(%x: tensor<1x6x18x8xf32>, %w: tensor<3x3x8x64xf32>, %init: tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x6x18x8xf32>, tensor<3x3x8x64xf32>) outs(%init : tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32>
+  return %r : tensor<1x4x16x64xf32>
+}

@@ -1,0 +1,28 @@
+// NCHW convolutions as PyTorch front ends write them, lowered channels-last
+// by ke-lower-cpu: see channels-last.test.
+func.func @strided_dilated(%x: tensor<2x3x17x19xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<2x8x7x5xf32> attributes {ke.kernel} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x8x7x5xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x8x7x5xf32>) -> tensor<2x8x7x5xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<2> : tensor<2xi64>, strides = dense<[2, 3]> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x3x17x19xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<2x8x7x5xf32>) -> tensor<2x8x7x5xf32>
+  return %r : tensor<2x8x7x5xf32>
+}
+
+// 64 output channels (a 32-channel register tile), 13 pixels per tile, and
+// a bias added after the convolution.
+func.func @conv_bias(%x: tensor<1x16x9x15xf32>, %w: tensor<64x16x3x3xf32>, %b: tensor<64xf32>) -> tensor<1x64x7x13xf32> attributes {ke.kernel} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x64x7x13xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x64x7x13xf32>) -> tensor<1x64x7x13xf32>
+  %c = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x16x9x15xf32>, tensor<64x16x3x3xf32>) outs(%init : tensor<1x64x7x13xf32>) -> tensor<1x64x7x13xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(n, f, h, w) -> (n, f, h, w)>, affine_map<(n, f, h, w) -> (f)>, affine_map<(n, f, h, w) -> (n, f, h, w)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%c, %b : tensor<1x64x7x13xf32>, tensor<64xf32>) outs(%e : tensor<1x64x7x13xf32>) {
+  ^bb0(%v: f32, %bias: f32, %o: f32):
+    %s = arith.addf %v, %bias : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x7x13xf32>
+  return %r : tensor<1x64x7x13xf32>
+}
