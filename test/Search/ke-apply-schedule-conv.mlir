@@ -1,5 +1,5 @@
-// RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,1,2] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[0,0,0,0,0,0,2] r=[1,1,8,16,1,1,1] v; c=[] r=[1,8,1,8] v"}))' | FileCheck %s
-// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,1,2] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[] r=[1,2,8,16,1,1,1] v; c=[] r=[1,8,1,8] v"}))' 2>&1 | FileCheck %s --check-prefix=WINDOW
+// RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,4] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[0,0,0,0,0,0,2] r=[1,1,8,16,1,1,1] v; c=[] r=[1,1,8] v"}))' | FileCheck %s
+// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,4] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[] r=[1,2,8,16,1,1,1] v; c=[] r=[1,1,8] v"}))' 2>&1 | FileCheck %s --check-prefix=WINDOW
 // RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8}))' | FileCheck %s --check-prefix=DEFAULT
 
 // A convolution as PyTorch front ends write it (NCHW input, FCHW filter)

@@ -535,9 +535,11 @@ def KeConvolutionsToChannelsLast
                                 transpose(init)))
     ```
 
-    with the same strides and dilations; the transposes are `linalg.transpose`
-    ops that later passes fuse, fold (a transposed fill is a fill) or
-    vectorize. Other convolutions (grouped, depthwise, 1-D, 3-D) are left
+    with the same strides and dilations. The transposes are copies written
+    as `linalg.generic`s, so elementwise fusion merges them with their
+    producers (torch-mlir's filter flip) and consumers (a bias or an
+    activation); a filled init is filled again channels-last instead. Other
+    convolutions (grouped, depthwise, 1-D, 3-D) and dynamic shapes are left
     as they are. CPU only.
   }];
   let dependentDialects = [

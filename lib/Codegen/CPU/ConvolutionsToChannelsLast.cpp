@@ -22,7 +22,10 @@ using namespace mlir;
 
 namespace {
 /// `value` with its dimensions permuted: result dimension i is `value`'s
-/// dimension `permutation[i]`.
+/// dimension `permutation[i]`. A generic rather than `linalg.transpose`, so
+/// elementwise fusion can merge it with its producer (torch-mlir's filter
+/// flip) or consumer (a bias or activation after the convolution); a fill
+/// is filled again in the new layout instead.
 Value transpose(OpBuilder &builder, Location loc, Value value,
                 ArrayRef<int64_t> permutation) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -31,7 +34,26 @@ Value transpose(OpBuilder &builder, Location loc, Value value,
     shape.push_back(type.getDimSize(dim));
   Value init =
       tensor::EmptyOp::create(builder, loc, shape, type.getElementType());
-  return linalg::TransposeOp::create(builder, loc, value, init, permutation)
+  if (auto fill = value.getDefiningOp<linalg::FillOp>())
+    return linalg::FillOp::create(builder, loc, fill.getInputs()[0], init)
+        ->getResult(0);
+  MLIRContext *context = builder.getContext();
+  int64_t rank = type.getRank();
+  // Result (d0, ..., dn) reads the input at the dimensions it came from.
+  SmallVector<AffineExpr> inputIndices(rank);
+  for (auto [result, source] : llvm::enumerate(permutation))
+    inputIndices[source] = getAffineDimExpr(result, context);
+  AffineMap inputMap = AffineMap::get(rank, 0, inputIndices, context);
+  AffineMap outputMap = AffineMap::getMultiDimIdentityMap(rank, context);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             builder, loc, TypeRange{init.getType()}, ValueRange{value},
+             ValueRange{init}, ArrayRef<AffineMap>{inputMap, outputMap},
+             iterators,
+             [](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+               linalg::YieldOp::create(nested, nestedLoc, args[0]);
+             })
       ->getResult(0);
 }
 

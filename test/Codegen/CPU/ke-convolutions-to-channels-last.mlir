@@ -1,15 +1,20 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-convolutions-to-channels-last))' | FileCheck %s
 
 // A strided, dilated NCHW convolution: the input to NHWC, the filter to
-// HWCF, the init to NHWC, the same strides and dilations, the result back
-// to NCHW.
+// HWCF, the init to NHWC (copies as generics, which elementwise fusion can
+// merge with producers and consumers), the same strides and dilations, the
+// result back to NCHW.
+// CHECK-DAG:     #[[TO_NHWC:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>
+// CHECK-DAG:     #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG:     #[[TO_HWCF:.*]] = affine_map<(d0, d1, d2, d3) -> (d3, d2, d0, d1)>
+// CHECK-DAG:     #[[TO_NCHW:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>
 // CHECK-LABEL: func.func @strided
 // CHECK-SAME:    (%[[X:.*]]: tensor<2x3x17x19xf32>, %[[W:.*]]: tensor<8x3x3x3xf32>, %[[INIT:.*]]: tensor<2x8x7x5xf32>)
-// CHECK:         %[[XT:.*]] = linalg.transpose ins(%[[X]] : tensor<2x3x17x19xf32>) outs(%{{.*}} : tensor<2x17x19x3xf32>) permutation = [0, 2, 3, 1]
-// CHECK:         %[[WT:.*]] = linalg.transpose ins(%[[W]] : tensor<8x3x3x3xf32>) outs(%{{.*}} : tensor<3x3x3x8xf32>) permutation = [2, 3, 1, 0]
-// CHECK:         %[[IT:.*]] = linalg.transpose ins(%[[INIT]] : tensor<2x8x7x5xf32>) outs(%{{.*}} : tensor<2x7x5x8xf32>) permutation = [0, 2, 3, 1]
+// CHECK:         %[[XT:.*]] = linalg.generic {indexing_maps = [#[[TO_NHWC]], #[[ID]]], {{.*}} ins(%[[X]] : tensor<2x3x17x19xf32>) outs(%{{.*}} : tensor<2x17x19x3xf32>)
+// CHECK:         %[[WT:.*]] = linalg.generic {indexing_maps = [#[[TO_HWCF]], #[[ID]]], {{.*}} ins(%[[W]] : tensor<8x3x3x3xf32>) outs(%{{.*}} : tensor<3x3x3x8xf32>)
+// CHECK:         %[[IT:.*]] = linalg.generic {indexing_maps = [#[[TO_NHWC]], #[[ID]]], {{.*}} ins(%[[INIT]] : tensor<2x8x7x5xf32>) outs(%{{.*}} : tensor<2x7x5x8xf32>)
 // CHECK:         %[[C:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<[2, 3]> : tensor<2xi64>} ins(%[[XT]], %[[WT]] : tensor<2x17x19x3xf32>, tensor<3x3x3x8xf32>) outs(%[[IT]] : tensor<2x7x5x8xf32>)
-// CHECK:         %[[R:.*]] = linalg.transpose ins(%[[C]] : tensor<2x7x5x8xf32>) outs(%{{.*}} : tensor<2x8x7x5xf32>) permutation = [0, 3, 1, 2]
+// CHECK:         %[[R:.*]] = linalg.generic {indexing_maps = [#[[TO_NCHW]], #[[ID]]], {{.*}} ins(%[[C]] : tensor<2x7x5x8xf32>) outs(%{{.*}} : tensor<2x8x7x5xf32>)
 // CHECK:         return %[[R]]
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
 func.func @strided(%x: tensor<2x3x17x19xf32>, %w: tensor<8x3x3x3xf32>, %init: tensor<2x8x7x5xf32>) -> tensor<2x8x7x5xf32> {
@@ -23,7 +28,7 @@ func.func @strided(%x: tensor<2x3x17x19xf32>, %w: tensor<8x3x3x3xf32>, %init: te
 // Channels-last and depthwise convolutions are left as they are, and so is
 // a convolution with dynamic shapes.
 // CHECK-LABEL: func.func @others
-// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     linalg.generic
 // CHECK:         linalg.conv_2d_nhwc_hwcf
 // CHECK:         linalg.depthwise_conv_2d_nchw_chw
 // CHECK:         linalg.conv_2d_nchw_fchw
@@ -35,4 +40,20 @@ func.func @others(%x: tensor<1x6x6x4xf32>, %w: tensor<3x3x4x8xf32>, %init: tenso
   %b = linalg.depthwise_conv_2d_nchw_chw ins(%dx, %dw : tensor<1x4x6x6xf32>, tensor<4x3x3xf32>) outs(%dinit : tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
   %c = linalg.conv_2d_nchw_fchw ins(%yx, %yw : tensor<?x4x6x6xf32>, tensor<8x4x3x3xf32>) outs(%yinit : tensor<?x8x4x4xf32>) -> tensor<?x8x4x4xf32>
   return %a, %b, %c : tensor<1x4x4x8xf32>, tensor<1x4x4x4xf32>, tensor<?x8x4x4xf32>
+}
+
+// -----
+
+// A filled init is filled again channels-last, not transposed.
+// CHECK-LABEL: func.func @filled
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.0
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x4x4x8xf32>
+// CHECK:         %[[F:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]] : tensor<1x4x4x8xf32>)
+// CHECK:         linalg.conv_2d_nhwc_hwcf {{.*}} outs(%[[F]] : tensor<1x4x4x8xf32>)
+func.func @filled(%x: tensor<1x3x6x6xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x8x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  %r = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
+  return %r : tensor<1x8x4x4xf32>
 }
