@@ -95,6 +95,8 @@ void ke::propose::detail::renderOpSteps(llvm::raw_ostream &os,
     cached = split;
   }
   int64_t registerLoops = renderTiling(os, cached, op.registerTiles, tiled);
+  // The loops keep the tiling's name when the tile is renamed below.
+  std::string tileLoops = tiled + "_loops";
   if (op.vectorize) {
     bool contraction = shape && shape->uniformTypes &&
                        !op.hasSplitReduction();
@@ -115,7 +117,7 @@ void ke::propose::detail::renderOpSteps(llvm::raw_ostream &os,
          << " : !transform.any_op\n";
   }
   if (op.unroll > 1 && registerLoops > 0)
-    os << "    transform.loop.unroll " << tiled << "_loops#"
+    os << "    transform.loop.unroll " << tileLoops << "#"
        << registerLoops - 1 << " {factor = " << op.unroll
        << "} : !transform.any_op\n";
 }

@@ -1,5 +1,6 @@
 // RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,4] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[0,0,0,0,0,0,2] r=[1,1,8,16,1,1,1] v; c=[] r=[1,1,8] v"}))' | FileCheck %s
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,4] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[] r=[1,2,8,16,1,1,1] v; c=[] r=[1,1,8] v"}))' 2>&1 | FileCheck %s --check-prefix=WINDOW
+// RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[1,1,4] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,1,8] v; c=[] r=[1,1,8,16,1,1,1] v u=2; c=[] r=[1,1,8] v"}))' 2>&1 | FileCheck %s --check-prefix=UNROLL
 // RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8}))' | FileCheck %s --check-prefix=DEFAULT
 
 // A convolution as PyTorch front ends write it (NCHW input, FCHW filter)
@@ -12,6 +13,11 @@
 // CHECK-NOT:     linalg.conv_2d_nchw_fchw
 // CHECK-NOT:     linalg.conv_2d_nhwc_hwcf
 // WINDOW: ke-apply-schedule: op #3: a vectorized linalg.conv_2d_nhwc_hwcf needs register tiles of 1 on oh (loop 1) and kh (loop 4)
+// Unrolling the convolution's innermost register loop (c) applies too: the
+// unroll names the tiling's loops, not the decomposed tile's.
+// UNROLL-NOT: warning
+// UNROLL-LABEL: func.func @conv_nchw
+// UNROLL-COUNT-16: vector.fma {{.*}} : vector<16xf32>
 // DEFAULT-LABEL: func.func @conv_nchw
 // DEFAULT:         vector.contract
 // DEFAULT-NOT:     linalg.conv_2d_nchw_fchw
