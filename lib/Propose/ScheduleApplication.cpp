@@ -230,6 +230,14 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
       return llvm::createStringError(wholeMessage);
     }
   }
+  // Ops outside the library's space (3-D convolutions, poolings, ...) with
+  // an empty entry get the default schedule, which handles some of them,
+  // rather than plain loops.
+  for (auto [index, shape] : llvm::enumerate(shapes))
+    if (index < applied.ops.size() && !canVectorize(shape) &&
+        applied.ops[index] == OpSchedule() &&
+        !llvm::is_contained(fallen, static_cast<int64_t>(index)))
+      fallen.push_back(static_cast<int64_t>(index));
   llvm::Error error = runTransformScript(function, applied, shapes);
   if (!error && !fallen.empty()) {
     SmallVector<linalg::LinalgOp> ops;

@@ -520,7 +520,7 @@ def KeVectorizePrefixScans
 
 def KeConvolutionsToChannelsLast
     : Pass<"ke-convolutions-to-channels-last", "mlir::func::FuncOp"> {
-  let summary = "Rewrite NCHW convolutions as NHWC ones between transposes";
+  let summary = "Rewrite NCHW (NCDHW) convolutions as NHWC (NDHWC) ones";
   let description = [{
     PyTorch front ends write 2-D convolutions channels-first
     (`linalg.conv_2d_nchw_fchw`), including transposed convolutions, which
@@ -538,9 +538,10 @@ def KeConvolutionsToChannelsLast
     with the same strides and dilations. The transposes are copies written
     as `linalg.generic`s, so elementwise fusion merges them with their
     producers (torch-mlir's filter flip) and consumers (a bias or an
-    activation); a filled init is filled again channels-last instead. Other
-    convolutions (grouped, depthwise, 1-D, 3-D) and dynamic shapes are left
-    as they are. CPU only.
+    activation); a filled init is filled again channels-last instead.
+    `linalg.conv_3d_ncdhw_fcdhw` becomes `linalg.conv_3d_ndhwc_dhwcf` the
+    same way. Other convolutions (grouped, depthwise, 1-D) and dynamic shapes
+    are left as they are. CPU only.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"

@@ -57,32 +57,55 @@ Value transpose(OpBuilder &builder, Location loc, Value value,
       ->getResult(0);
 }
 
-/// NCHW input to NHWC, FCHW filter to HWCF, and the NHWC result back.
-constexpr int64_t kInputToNHWC[] = {0, 2, 3, 1};
-constexpr int64_t kFilterToHWCF[] = {2, 3, 1, 0};
-constexpr int64_t kResultToNCHW[] = {0, 3, 1, 2};
+/// The permutations that make a convolution channels-last: of its input,
+/// its filter (to (k..., c, f)), and of the result back.
+struct ChannelsLast {
+  SmallVector<int64_t> input, filter, result;
+};
 
-LogicalResult toChannelsLast(RewriterBase &rewriter,
-                             linalg::Conv2DNchwFchwOp conv) {
+/// For `spatial` spatial dimensions: (n, c, s...) to (n, s..., c), (f, c, k...)
+/// to (k..., c, f), and (n, s..., f) back to (n, f, s...).
+ChannelsLast getChannelsLast(int64_t spatial) {
+  ChannelsLast permutations;
+  permutations.input.push_back(0);
+  for (int64_t d = 0; d < spatial; ++d) {
+    permutations.input.push_back(2 + d);
+    permutations.filter.push_back(2 + d);
+  }
+  permutations.input.push_back(1);
+  permutations.filter.append({1, 0});
+  permutations.result = {0, spatial + 1};
+  for (int64_t d = 0; d < spatial; ++d)
+    permutations.result.push_back(1 + d);
+  return permutations;
+}
+
+template <typename ChannelsLastOp>
+LogicalResult toChannelsLast(RewriterBase &rewriter, linalg::LinalgOp conv,
+                             int64_t spatial) {
   if (!conv.hasPureTensorSemantics() || conv->getNumResults() != 1)
     return failure();
   for (Value operand : conv->getOperands())
     if (!cast<ShapedType>(operand.getType()).hasStaticShape())
       return failure();
+  ChannelsLast permutations = getChannelsLast(spatial);
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
-  Value input = transpose(rewriter, loc, conv.getInputs()[0], kInputToNHWC);
-  Value filter = transpose(rewriter, loc, conv.getInputs()[1], kFilterToHWCF);
-  Value init = transpose(rewriter, loc, conv.getOutputs()[0], kInputToNHWC);
+  Value input = transpose(rewriter, loc, conv.getDpsInputs()[0],
+                          permutations.input);
+  Value filter = transpose(rewriter, loc, conv.getDpsInputs()[1],
+                           permutations.filter);
+  Value init = transpose(rewriter, loc, conv.getDpsInits()[0],
+                         permutations.input);
   SmallVector<NamedAttribute> attributes;
   for (StringRef name : {"strides", "dilations"})
     if (Attribute value = conv->getAttr(name))
       attributes.push_back(rewriter.getNamedAttr(name, value));
-  auto channelsLast = linalg::Conv2DNhwcHwcfOp::create(
+  auto channelsLast = ChannelsLastOp::create(
       rewriter, loc, TypeRange{init.getType()}, ValueRange{input, filter},
       ValueRange{init}, attributes);
   rewriter.replaceOp(conv, transpose(rewriter, loc, channelsLast->getResult(0),
-                                     kResultToNCHW));
+                                     permutations.result));
   return success();
 }
 
@@ -90,12 +113,18 @@ struct ConvolutionsToChannelsLastPass
     : ke::impl::KeConvolutionsToChannelsLastBase<
           ConvolutionsToChannelsLastPass> {
   void runOnOperation() override {
-    SmallVector<linalg::Conv2DNchwFchwOp> convs;
-    getOperation().walk(
-        [&](linalg::Conv2DNchwFchwOp conv) { convs.push_back(conv); });
+    SmallVector<linalg::LinalgOp> convs;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv3DNcdhwFcdhwOp>(op))
+        convs.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
-    for (linalg::Conv2DNchwFchwOp conv : convs)
-      (void)toChannelsLast(rewriter, conv);
+    for (linalg::LinalgOp conv : convs) {
+      if (isa<linalg::Conv2DNchwFchwOp>(conv))
+        (void)toChannelsLast<linalg::Conv2DNhwcHwcfOp>(rewriter, conv, 2);
+      else
+        (void)toChannelsLast<linalg::Conv3DNdhwcDhwcfOp>(rewriter, conv, 3);
+    }
   }
 };
 } // namespace

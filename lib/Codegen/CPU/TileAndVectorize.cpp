@@ -69,24 +69,96 @@ chooseVectorLoop(linalg::LinalgOp op, ArrayRef<int64_t> bounds, int64_t width) {
 /// multiple of `width` that vectorizes along f; one of everything else (oh
 /// and kh must be 1 for the 1-D decomposition). Empty when `width` does not
 /// divide f.
+/// The same for a 3-D one, (n, od, oh, ow, f, kd, kh, kw, c), with od and kd
+/// of 1 as well.
 SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
                                             ArrayRef<int64_t> bounds,
                                             int64_t width) {
-  if (!isa<linalg::Conv2DNhwcHwcfOp>(op) || bounds.size() != 7)
+  // Positions of ow and f among the loops.
+  unsigned pixelLoop, channelLoop;
+  if (isa<linalg::Conv2DNhwcHwcfOp>(op) && bounds.size() == 7) {
+    pixelLoop = 2;
+    channelLoop = 3;
+  } else if (isa<linalg::Conv3DNdhwcDhwcfOp>(op) && bounds.size() == 9) {
+    pixelLoop = 3;
+    channelLoop = 4;
+  } else {
     return {};
+  }
   int64_t channels = 0;
   for (int64_t size : {4 * width, 2 * width, width})
-    if (bounds[3] % size == 0) {
+    if (bounds[channelLoop] % size == 0) {
       channels = size;
       break;
     }
   if (!channels)
     return {};
   int64_t pixels = 1;
-  for (int64_t size = 1; size <= std::min<int64_t>(16, bounds[2]); ++size)
-    if (bounds[2] % size == 0)
+  for (int64_t size = 1; size <= std::min<int64_t>(16, bounds[pixelLoop]);
+       ++size)
+    if (bounds[pixelLoop] % size == 0)
       pixels = size;
-  return {1, 1, pixels, channels, 1, 1, 1};
+  SmallVector<int64_t> tile(bounds.size(), 1);
+  tile[pixelLoop] = pixels;
+  tile[channelLoop] = channels;
+  return tile;
+}
+
+/// A channels-last 3-D convolution with unit od, oh, kd and kh extents as the
+/// 1-D convolution along w it is (upstream decomposes 2-D convolutions
+/// only); null when the extents are not 1.
+Operation *decompose3DConvolution(linalg::Conv3DNdhwcDhwcfOp conv) {
+  auto inputType = cast<RankedTensorType>(conv.getInputs()[0].getType());
+  auto filterType = cast<RankedTensorType>(conv.getInputs()[1].getType());
+  auto outputType = cast<RankedTensorType>(conv.getOutputs()[0].getType());
+  if (!inputType.hasStaticShape() || !filterType.hasStaticShape() ||
+      !outputType.hasStaticShape() || inputType.getDimSize(1) != 1 ||
+      inputType.getDimSize(2) != 1 || filterType.getDimSize(0) != 1 ||
+      filterType.getDimSize(1) != 1 || outputType.getDimSize(1) != 1 ||
+      outputType.getDimSize(2) != 1 || conv->getNumResults() != 1)
+    return nullptr;
+  IRRewriter rewriter(conv);
+  Location loc = conv.getLoc();
+  // Drops the unit dimensions `drop` of `value` (rank-reducing slice).
+  auto reduce = [&](Value value, ArrayRef<int64_t> drop) -> Value {
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (!llvm::is_contained(drop, d))
+        shape.push_back(type.getDimSize(d));
+    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> sizes;
+    for (int64_t size : type.getShape())
+      sizes.push_back(rewriter.getIndexAttr(size));
+    return tensor::ExtractSliceOp::create(
+        rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+        value, offsets, sizes, strides);
+  };
+  Value input = reduce(conv.getInputs()[0], {1, 2});
+  Value filter = reduce(conv.getInputs()[1], {0, 1});
+  Value output = reduce(conv.getOutputs()[0], {1, 2});
+  auto alongW = [&](DenseIntElementsAttr values) {
+    int64_t value = values.getValues<int64_t>()[2];
+    return DenseIntElementsAttr::get(
+        RankedTensorType::get({1}, rewriter.getI64Type()), {value});
+  };
+  auto conv1D = linalg::Conv1DNwcWcfOp::create(
+      rewriter, loc, TypeRange{output.getType()}, ValueRange{input, filter},
+      ValueRange{output},
+      {rewriter.getNamedAttr("strides", alongW(conv.getStrides())),
+       rewriter.getNamedAttr("dilations", alongW(conv.getDilations()))});
+  SmallVector<OpFoldResult> offsets(5, rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> strides(5, rewriter.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t size : outputType.getShape())
+    sizes.push_back(rewriter.getIndexAttr(size));
+  Value result = tensor::InsertSliceOp::create(rewriter, loc,
+                                               conv1D->getResult(0),
+                                               conv.getOutputs()[0], offsets,
+                                               sizes, strides);
+  rewriter.replaceOp(conv, result);
+  return conv1D;
 }
 
 /// `op` as a `Conv1D` when it is a `Conv2D` with unit oh and kh extents
@@ -114,6 +186,9 @@ Operation *decomposeConvolution(Operation *op) {
   if (Operation *lowered =
           decomposeAs<linalg::Conv2DNhwcHwcfOp, linalg::Conv1DNwcWcfOp>(op))
     return lowered;
+  if (auto conv3D = dyn_cast<linalg::Conv3DNdhwcDhwcfOp>(op))
+    if (Operation *lowered = decompose3DConvolution(conv3D))
+      return lowered;
   return op;
 }
 

@@ -57,3 +57,21 @@ func.func @filled(%x: tensor<1x3x6x6xf32>, %w: tensor<8x3x3x3xf32>) -> tensor<1x
   %r = linalg.conv_2d_nchw_fchw ins(%x, %w : tensor<1x3x6x6xf32>, tensor<8x3x3x3xf32>) outs(%init : tensor<1x8x4x4xf32>) -> tensor<1x8x4x4xf32>
   return %r : tensor<1x8x4x4xf32>
 }
+
+// -----
+
+// A 3-D convolution (NCDHW, FCDHW) becomes an NDHWC, DHWCF one.
+// CHECK-DAG:     #[[TO_NDHWC:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d1, d2, d3)>
+// CHECK-DAG:     #[[TO_DHWCF:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d4, d3, d0, d1, d2)>
+// CHECK-DAG:     #[[TO_NCDHW:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3, d4, d1)>
+// CHECK-LABEL: func.func @conv3d
+// CHECK:         linalg.generic {indexing_maps = [#[[TO_NDHWC]], {{.*}} outs(%{{.*}} : tensor<1x6x7x8x3xf32>)
+// CHECK:         linalg.generic {indexing_maps = [#[[TO_DHWCF]], {{.*}} outs(%{{.*}} : tensor<3x3x3x3x4xf32>)
+// CHECK:         %[[C:.*]] = linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<[1, 2, 1]> : tensor<3xi64>} {{.*}} -> tensor<1x4x3x6x4xf32>
+// CHECK:         linalg.generic {indexing_maps = [#[[TO_NCDHW]], {{.*}} ins(%[[C]] {{.*}} outs(%{{.*}} : tensor<1x4x4x3x6xf32>)
+// CHECK-NOT:     linalg.conv_3d_ncdhw_fcdhw
+func.func @conv3d(%x: tensor<1x3x6x7x8xf32>, %w: tensor<4x3x3x3x3xf32>, %init: tensor<1x4x4x3x6xf32>) -> tensor<1x4x4x3x6xf32> {
+  %r = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<[1, 2, 1]> : tensor<3xi64>}
+      ins(%x, %w : tensor<1x3x6x7x8xf32>, tensor<4x3x3x3x3xf32>) outs(%init : tensor<1x4x4x3x6xf32>) -> tensor<1x4x4x3x6xf32>
+  return %r : tensor<1x4x4x3x6xf32>
+}

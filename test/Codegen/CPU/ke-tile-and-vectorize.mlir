@@ -89,3 +89,17 @@ func.func @conv_nhwc(%x: tensor<1x6x18x8xf32>, %w: tensor<3x3x8x64xf32>, %init: 
       ins(%x, %w : tensor<1x6x18x8xf32>, tensor<3x3x8x64xf32>) outs(%init : tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32>
   return %r : tensor<1x4x16x64xf32>
 }
+
+// -----
+
+// A channels-last 3-D convolution: the same pixels-by-channels tile with od
+// and kd of 1 as well, computed as the 1-D convolution along w it then is.
+// CHECK-LABEL: func.func @conv_ndhwc
+// CHECK:         scf.for {{.*}} -> (tensor<1x2x4x8x16xf32>, vector<1x8x16xf32>)
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT:     linalg.conv
+func.func @conv_ndhwc(%x: tensor<1x4x6x10x4xf32>, %w: tensor<3x3x3x4x16xf32>, %init: tensor<1x2x4x8x16xf32>) -> tensor<1x2x4x8x16xf32> {
+  %r = linalg.conv_3d_ndhwc_dhwcf {dilations = dense<1> : tensor<3xi64>, strides = dense<1> : tensor<3xi64>}
+      ins(%x, %w : tensor<1x4x6x10x4xf32>, tensor<3x3x3x4x16xf32>) outs(%init : tensor<1x2x4x8x16xf32>) -> tensor<1x2x4x8x16xf32>
+  return %r : tensor<1x2x4x8x16xf32>
+}

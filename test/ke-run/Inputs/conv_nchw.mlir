@@ -26,3 +26,13 @@ func.func @conv_bias(%x: tensor<1x16x9x15xf32>, %w: tensor<64x16x3x3xf32>, %b: t
   } -> tensor<1x64x7x13xf32>
   return %r : tensor<1x64x7x13xf32>
 }
+
+// A strided, dilated 3-D convolution (NCDHW) with 32 output channels.
+func.func @conv3d(%x: tensor<1x4x7x9x12xf32>, %w: tensor<32x4x3x3x3xf32>) -> tensor<1x32x5x3x8xf32> attributes {ke.kernel} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x32x5x3x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x32x5x3x8xf32>) -> tensor<1x32x5x3x8xf32>
+  %r = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<[1, 1, 2]> : tensor<3xi64>, strides = dense<[1, 3, 1]> : tensor<3xi64>}
+      ins(%x, %w : tensor<1x4x7x9x12xf32>, tensor<32x4x3x3x3xf32>) outs(%init : tensor<1x32x5x3x8xf32>) -> tensor<1x32x5x3x8xf32>
+  return %r : tensor<1x32x5x3x8xf32>
+}
