@@ -1,8 +1,8 @@
 // RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-apply-schedule{schedule="c=[] r=[]; c=[] r=[]; c=[] r=[]; c=[] r=[]; c=[] r=[]"}))' 2>&1 | FileCheck %s
 
-// Ops outside the library's space (here a 3-D convolution, channels-last
-// in the payload) with an empty entry get the default schedule, not plain
-// loops: the convolution is vectorized as the 1-D convolution its tiles are.
+// A 3-D convolution (channels-last in the payload) is outside the library's
+// space; with an empty entry it gets the default schedule, not plain loops:
+// it is vectorized as the 1-D convolution its tiles are.
 // CHECK-NOT: warning
 // CHECK-LABEL: func.func @conv3d
 // CHECK:         vector.fma {{.*}} : vector<16xf32>
