@@ -540,9 +540,20 @@ def KeConvolutionsToChannelsLast
     producers (torch-mlir's filter flip) and consumers (a bias or an
     activation); a filled init is filled again channels-last instead.
     `linalg.conv_3d_ncdhw_fcdhw` becomes `linalg.conv_3d_ndhwc_dhwcf` the
-    same way. Other convolutions (grouped, depthwise, 1-D) and dynamic shapes
+    same way, and `linalg.depthwise_conv_2d_nchw_chw` becomes
+    `linalg.depthwise_conv_2d_nhwc_hwc` when it has at least
+    `min-depthwise-channels` channels: a depthwise convolution does a few
+    multiplies per element, so with few channels (a short channel vector)
+    the transposes cost more than they save (KernelBench's 8-channel 3×1
+    depthwise convolution ran 3.5x slower channels-last; its 128-channel 3×7
+    one 2.5x faster). Other convolutions (grouped, 1-D) and dynamic shapes
     are left as they are. CPU only.
   }];
+  let options = [
+    Option<"minDepthwiseChannels", "min-depthwise-channels", "int64_t",
+           /*default=*/"32",
+           "Channels from which a depthwise convolution goes channels-last">
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
   ];

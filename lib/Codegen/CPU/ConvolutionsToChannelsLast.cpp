@@ -80,15 +80,25 @@ ChannelsLast getChannelsLast(int64_t spatial) {
   return permutations;
 }
 
+/// A depthwise filter has no output-channel dimension: (c, k...) to
+/// (k..., c).
+ChannelsLast getDepthwiseChannelsLast(int64_t spatial) {
+  ChannelsLast permutations = getChannelsLast(spatial);
+  permutations.filter.clear();
+  for (int64_t d = 0; d < spatial; ++d)
+    permutations.filter.push_back(1 + d);
+  permutations.filter.push_back(0);
+  return permutations;
+}
+
 template <typename ChannelsLastOp>
 LogicalResult toChannelsLast(RewriterBase &rewriter, linalg::LinalgOp conv,
-                             int64_t spatial) {
+                             const ChannelsLast &permutations) {
   if (!conv.hasPureTensorSemantics() || conv->getNumResults() != 1)
     return failure();
   for (Value operand : conv->getOperands())
     if (!cast<ShapedType>(operand.getType()).hasStaticShape())
       return failure();
-  ChannelsLast permutations = getChannelsLast(spatial);
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
   Value input = transpose(rewriter, loc, conv.getDpsInputs()[0],
@@ -112,18 +122,27 @@ LogicalResult toChannelsLast(RewriterBase &rewriter, linalg::LinalgOp conv,
 struct ConvolutionsToChannelsLastPass
     : ke::impl::KeConvolutionsToChannelsLastBase<
           ConvolutionsToChannelsLastPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> convs;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv3DNcdhwFcdhwOp>(op))
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv3DNcdhwFcdhwOp,
+              linalg::DepthwiseConv2DNchwChwOp>(op))
         convs.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp conv : convs) {
       if (isa<linalg::Conv2DNchwFchwOp>(conv))
-        (void)toChannelsLast<linalg::Conv2DNhwcHwcfOp>(rewriter, conv, 2);
-      else
-        (void)toChannelsLast<linalg::Conv3DNdhwcDhwcfOp>(rewriter, conv, 3);
+        (void)toChannelsLast<linalg::Conv2DNhwcHwcfOp>(rewriter, conv,
+                                                        getChannelsLast(2));
+      else if (isa<linalg::Conv3DNcdhwFcdhwOp>(conv))
+        (void)toChannelsLast<linalg::Conv3DNdhwcDhwcfOp>(rewriter, conv,
+                                                          getChannelsLast(3));
+      else if (cast<ShapedType>(conv.getDpsInputs()[0].getType())
+                   .getDimSize(1) >= minDepthwiseChannels)
+        (void)toChannelsLast<linalg::DepthwiseConv2DNhwcHwcOp>(
+            rewriter, conv, getDepthwiseChannelsLast(2));
     }
   }
 };

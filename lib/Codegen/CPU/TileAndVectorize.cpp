@@ -70,7 +70,8 @@ chooseVectorLoop(linalg::LinalgOp op, ArrayRef<int64_t> bounds, int64_t width) {
 /// and kh must be 1 for the 1-D decomposition). Empty when `width` does not
 /// divide f.
 /// The same for a 3-D one, (n, od, oh, ow, f, kd, kh, kw, c), with od and kd
-/// of 1 as well.
+/// of 1 as well, and for a depthwise one, (n, oh, ow, c, kh, kw), whose
+/// channels are the vector.
 SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
                                             ArrayRef<int64_t> bounds,
                                             int64_t width) {
@@ -82,6 +83,10 @@ SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
   } else if (isa<linalg::Conv3DNdhwcDhwcfOp>(op) && bounds.size() == 9) {
     pixelLoop = 3;
     channelLoop = 4;
+  } else if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) && bounds.size() == 6) {
+    // (n, oh, ow, c, kh, kw): the channels are the vector.
+    pixelLoop = 2;
+    channelLoop = 3;
   } else {
     return {};
   }
@@ -186,6 +191,14 @@ Operation *decomposeConvolution(Operation *op) {
   if (Operation *lowered =
           decomposeAs<linalg::Conv2DNhwcHwcfOp, linalg::Conv1DNwcWcfOp>(op))
     return lowered;
+  if (auto depthwise = dyn_cast<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
+    PatternRewriter rewriter(op->getContext());
+    rewriter.setInsertionPoint(op);
+    linalg::DownscaleDepthwiseConv2DNhwcHwcOp pattern(op->getContext());
+    FailureOr<linalg::DepthwiseConv1DNwcWcOp> lowered =
+        pattern.returningMatchAndRewrite(depthwise, rewriter);
+    return succeeded(lowered) ? lowered->getOperation() : op;
+  }
   if (auto conv3D = dyn_cast<linalg::Conv3DNdhwcDhwcfOp>(op))
     if (Operation *lowered = decompose3DConvolution(conv3D))
       return lowered;

@@ -1,4 +1,4 @@
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-convolutions-to-channels-last))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-convolutions-to-channels-last{min-depthwise-channels=4}))' | FileCheck %s
 
 // A strided, dilated NCHW convolution: the input to NHWC, the filter to
 // HWCF, the init to NHWC (copies as generics, which elementwise fusion can
@@ -25,13 +25,15 @@ func.func @strided(%x: tensor<2x3x17x19xf32>, %w: tensor<8x3x3x3xf32>, %init: te
 
 // -----
 
-// Channels-last and depthwise convolutions are left as they are, and so is
-// a convolution with dynamic shapes.
+// Channels-last convolutions are left as they are, and so is a convolution
+// with dynamic shapes; a depthwise one becomes NHWC with an HWC filter.
+// CHECK-DAG:     #[[TO_HWC:.*]] = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
 // CHECK-LABEL: func.func @others
-// CHECK-NOT:     linalg.generic
-// CHECK:         linalg.conv_2d_nhwc_hwcf
-// CHECK:         linalg.depthwise_conv_2d_nchw_chw
-// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK:         linalg.conv_2d_nhwc_hwcf ins(%arg0, %arg1
+// CHECK:         linalg.generic {indexing_maps = [#[[TO_HWC]], {{.*}} ins(%arg4 : tensor<4x3x3xf32>) outs(%{{.*}} : tensor<3x3x4xf32>)
+// CHECK:         linalg.depthwise_conv_2d_nhwc_hwc {{.*}} -> tensor<1x4x4x4xf32>
+// CHECK:         linalg.conv_2d_nchw_fchw ins(%arg6, %arg7
+// CHECK-NOT:     linalg.depthwise_conv_2d_nchw_chw
 func.func @others(%x: tensor<1x6x6x4xf32>, %w: tensor<3x3x4x8xf32>, %init: tensor<1x4x4x8xf32>,
                   %dx: tensor<1x4x6x6xf32>, %dw: tensor<4x3x3xf32>, %dinit: tensor<1x4x4x4xf32>,
                   %yx: tensor<?x4x6x6xf32>, %yw: tensor<8x4x3x3xf32>, %yinit: tensor<?x8x4x4xf32>)
@@ -74,4 +76,16 @@ func.func @conv3d(%x: tensor<1x3x6x7x8xf32>, %w: tensor<4x3x3x3x3xf32>, %init: t
   %r = linalg.conv_3d_ncdhw_fcdhw {dilations = dense<1> : tensor<3xi64>, strides = dense<[1, 2, 1]> : tensor<3xi64>}
       ins(%x, %w : tensor<1x3x6x7x8xf32>, tensor<4x3x3x3x3xf32>) outs(%init : tensor<1x4x4x3x6xf32>) -> tensor<1x4x4x3x6xf32>
   return %r : tensor<1x4x4x3x6xf32>
+}
+
+// -----
+
+// A depthwise convolution with fewer channels than min-depthwise-channels
+// keeps its layout (the transposes would cost more than they save).
+// CHECK-LABEL: func.func @few_channels
+// CHECK-NOT:     linalg.generic
+// CHECK:         linalg.depthwise_conv_2d_nchw_chw
+func.func @few_channels(%x: tensor<1x2x6x6xf32>, %w: tensor<2x3x3xf32>, %init: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw ins(%x, %w : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>) outs(%init : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %r : tensor<1x2x4x4xf32>
 }

@@ -103,3 +103,19 @@ func.func @conv_ndhwc(%x: tensor<1x4x6x10x4xf32>, %w: tensor<3x3x3x4x16xf32>, %i
       ins(%x, %w : tensor<1x4x6x10x4xf32>, tensor<3x3x3x4x16xf32>) outs(%init : tensor<1x2x4x8x16xf32>) -> tensor<1x2x4x8x16xf32>
   return %r : tensor<1x2x4x8x16xf32>
 }
+
+// -----
+
+// A channels-last depthwise convolution: 16 pixels by 32 channels, one FMA
+// on the whole tile per filter tap, the accumulator kept across kh and kw.
+// CHECK-LABEL: func.func @depthwise_nhwc
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x4x16x64xf32>, vector<1x16x32xf32>
+// CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]])
+// CHECK:           scf.for
+// CHECK:             vector.fma {{.*}} : vector<1x16x32xf32>
+// CHECK-NOT:     linalg.depthwise
+func.func @depthwise_nhwc(%x: tensor<1x6x18x64xf32>, %w: tensor<3x3x64xf32>, %init: tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32> {
+  %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x6x18x64xf32>, tensor<3x3x64xf32>) outs(%init : tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32>
+  return %r : tensor<1x4x16x64xf32>
+}

@@ -36,3 +36,14 @@ func.func @conv3d(%x: tensor<1x4x7x9x12xf32>, %w: tensor<32x4x3x3x3xf32>) -> ten
       ins(%x, %w : tensor<1x4x7x9x12xf32>, tensor<32x4x3x3x3xf32>) outs(%init : tensor<1x32x5x3x8xf32>) -> tensor<1x32x5x3x8xf32>
   return %r : tensor<1x32x5x3x8xf32>
 }
+
+// A depthwise convolution (NCHW input, CHW filter) with 32 channels, enough
+// to go channels-last.
+func.func @depthwise(%x: tensor<2x32x9x20xf32>, %w: tensor<32x3x5xf32>) -> tensor<2x32x7x16xf32> attributes {ke.kernel} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x32x7x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x32x7x16xf32>) -> tensor<2x32x7x16xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x32x9x20xf32>, tensor<32x3x5xf32>) outs(%init : tensor<2x32x7x16xf32>) -> tensor<2x32x7x16xf32>
+  return %r : tensor<2x32x7x16xf32>
+}
