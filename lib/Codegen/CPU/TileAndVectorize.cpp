@@ -124,21 +124,16 @@ Operation *decompose3DConvolution(linalg::Conv3DNdhwcDhwcfOp conv) {
     return nullptr;
   IRRewriter rewriter(conv);
   Location loc = conv.getLoc();
-  // Drops the unit dimensions `drop` of `value` (rank-reducing slice).
+  // The operands without their unit dimensions (rank-reducing slices).
   auto reduce = [&](Value value, ArrayRef<int64_t> drop) -> Value {
     auto type = cast<RankedTensorType>(value.getType());
     SmallVector<int64_t> shape;
     for (int64_t d = 0; d < type.getRank(); ++d)
       if (!llvm::is_contained(drop, d))
         shape.push_back(type.getDimSize(d));
-    SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(type.getRank(), rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> sizes;
-    for (int64_t size : type.getShape())
-      sizes.push_back(rewriter.getIndexAttr(size));
-    return tensor::ExtractSliceOp::create(
-        rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
-        value, offsets, sizes, strides);
+    return tensor::createCanonicalRankReducingExtractSliceOp(
+        rewriter, loc, value,
+        RankedTensorType::get(shape, type.getElementType()));
   };
   Value input = reduce(conv.getInputs()[0], {1, 2});
   Value filter = reduce(conv.getInputs()[1], {0, 1});
@@ -153,15 +148,8 @@ Operation *decompose3DConvolution(linalg::Conv3DNdhwcDhwcfOp conv) {
       ValueRange{output},
       {rewriter.getNamedAttr("strides", alongW(conv.getStrides())),
        rewriter.getNamedAttr("dilations", alongW(conv.getDilations()))});
-  SmallVector<OpFoldResult> offsets(5, rewriter.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(5, rewriter.getIndexAttr(1));
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t size : outputType.getShape())
-    sizes.push_back(rewriter.getIndexAttr(size));
-  Value result = tensor::InsertSliceOp::create(rewriter, loc,
-                                               conv1D->getResult(0),
-                                               conv.getOutputs()[0], offsets,
-                                               sizes, strides);
+  Value result = tensor::createCanonicalRankReducingInsertSliceOp(
+      rewriter, loc, conv1D->getResult(0), conv.getOutputs()[0]);
   rewriter.replaceOp(conv, result);
   return conv1D;
 }
