@@ -465,8 +465,15 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     loop (the innermost reduction when it is the last loop, otherwise the
     innermost parallel loop) keeps `vector-width` iterations and all other
     loops are tiled by one, and the tile is vectorized (2-D convolutions, NCHW
-    or NHWC, through the 1-D convolution their tile decomposes to). Ops
-    without results are left alone. Ops whose bounds do
+    or NHWC, through the 1-D convolution their tile decomposes to). A
+    channels-last convolution (2-D, 3-D or depthwise) is tiled instead by up
+    to 16 output pixels times up to 32 channels (a multiple of
+    `vector-width`), its tile computed as a 1-D convolution (ke decomposes
+    the 3-D one itself), its contractions lowered to outer-product FMAs and
+    its accumulator tile kept in registers across the reduction loops. Ops
+    whose indexing maps use `mod` or `floordiv` are never tiled (tiling would
+    take the wrong slices of their operands). Ops without results are left
+    alone. Ops whose bounds do
     not divide, ops on `i1` tensors (LLVM packs `vector<Nxi1>` into bits
     while memory holds a byte per `i1`), and ops the vectorizer rejects are
     left scalar: the result

@@ -274,9 +274,15 @@ def KeApplySchedule : Pass<"ke-apply-schedule", "mlir::func::FuncOp"> {
     decomposed, elementwise tensor ops turned into linalg, elementwise chains
     fused, unused results dropped, unit dimensions folded), the schedule is
     checked against the function's loops, rendered as a transform-dialect
-    script and run by the transform interpreter. An op the script fails on
-    falls back to the default schedule (`ke-tile-and-vectorize`) while the
-    rest of the schedule applies, and a warning says which and why.
+    script and run by the transform interpreter. On this (CPU) payload,
+    log-step prefix scans are vectorized first (`ke-vectorize-prefix-scans`)
+    and NCHW convolutions made channels-last
+    (`ke-convolutions-to-channels-last`), so the entries are for the ops
+    that remain. An op the script fails on falls back to the default
+    schedule (`ke-tile-and-vectorize`) while the rest of the schedule
+    applies, and a warning says which and why; channels-last 3-D and
+    depthwise convolutions, outside the library's space, get the default
+    schedule for an empty entry.
     `print-script` prints the script, which upstream
     `mlir-opt --transform-interpreter` replays.
   }];
