@@ -17,3 +17,8 @@ func.func @matmul(%a: tensor<128x64xf32>, %b: tensor<64x128xf32>) -> tensor<128x
   %r = linalg.matmul ins(%a, %b : tensor<128x64xf32>, tensor<64x128xf32>) outs(%f : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %r : tensor<128x128xf32>
 }
+
+// The default schedule threads large ops itself (ke-tile-and-vectorize's
+// scf.forall), and the result is correct on two threads.
+// RUN: ke-opt %s --ke-lower-cpu | FileCheck %s --check-prefix=OMP
+// RUN: ke-run %s --threads 2 --check-only --json | FileCheck %s --check-prefix=RUN2

@@ -450,7 +450,16 @@ def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
     default f32 tolerances, but not bit-identical to libm: the search only
     uses this as a knob of a candidate's schedule (`math=approx`), never on
     a reference, and every candidate is checked against the reference.
+    `ops` limits the rewrite to some ops: the default `ke-lower-cpu`
+    approximates only those whose approximations hold on every input (exp,
+    expm1, tanh, erf, erfc); upstream's log, for one, is off by up to 1.4
+    on denormal inputs.
   }];
+  let options = [
+    ListOption<"ops", "ops", "std::string",
+               "Math ops to approximate, by name without the dialect "
+               "(exp, tanh, ...); all of them when empty">
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::vector::VectorDialect"

@@ -28,6 +28,13 @@ struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
       llvm::cl::desc("Vector width of the default schedule (ignored with "
                      "naive)"),
       llvm::cl::init(8)};
+  Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("Default schedule: f32 exp, expm1, tanh, erf, erfc as "
+                     "polynomial approximations (a few ulp) that vectorize, "
+                     "instead of libm calls, which do not (ignored with "
+                     "naive)"),
+      llvm::cl::init(true)};
   Option<bool> threads{
       *this, "threads",
       llvm::cl::desc("Run scf.forall on OpenMP threads (false: sequential "

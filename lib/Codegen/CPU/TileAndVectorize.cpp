@@ -109,6 +109,94 @@ SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
   return tile;
 }
 
+/// The register block of a contraction (matmul, batch_matmul and generics
+/// like them): `rows` of the output's second-innermost loop by `columns`
+/// (whole vectors) of its innermost, one of everything else, so that every
+/// element of A and B read into registers feeds several FMAs. Empty when the
+/// output's two innermost loops are not parallel dims, when an input reads
+/// across rows along the columns (each vector would be a gather), or when
+/// `width` does not divide the columns.
+SmallVector<int64_t> chooseContractionTile(linalg::LinalgOp op,
+                                           ArrayRef<int64_t> bounds,
+                                           int64_t width) {
+  if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1)
+    return {};
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  unsigned rank = outputMap.getNumResults();
+  if (rank < 2)
+    return {};
+  auto column = dyn_cast<AffineDimExpr>(outputMap.getResult(rank - 1));
+  auto row = dyn_cast<AffineDimExpr>(outputMap.getResult(rank - 2));
+  if (!column || !row)
+    return {};
+  unsigned columnLoop = column.getPosition(), rowLoop = row.getPosition();
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    for (unsigned dim = 0; dim + 1 < map.getNumResults(); ++dim)
+      if (map.getResult(dim).isFunctionOfDim(columnLoop))
+        return {};
+  }
+  int64_t columns = 0;
+  for (int64_t size : {4 * width, 2 * width, width})
+    if (bounds[columnLoop] % size == 0) {
+      columns = size;
+      break;
+    }
+  if (!columns)
+    return {};
+  // 8 x 32 f32 accumulators fill half of AVX-512's registers (the library's
+  // best 1024^3 block); fewer rows where 8 does not divide them.
+  int64_t rows = 1;
+  for (int64_t size : {8, 6, 4, 2})
+    if (bounds[rowLoop] % size == 0) {
+      rows = size;
+      break;
+    }
+  SmallVector<int64_t> tile(bounds.size(), 1);
+  tile[rowLoop] = rows;
+  tile[columnLoop] = columns;
+  return tile;
+}
+
+/// The tile each thread gets (0: the loop is not split): the outer parallel
+/// loops cut, outermost first, into at least `kThreadChunks` chunks of whole
+/// register tiles where their trip counts allow. Empty when the op is too
+/// small for threads to pay off or has no parallel loop to split.
+constexpr int64_t kThreadChunks = 16;
+constexpr int64_t kMinThreadedIterations = int64_t(1) << 15;
+SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
+                                      ArrayRef<int64_t> bounds,
+                                      ArrayRef<int64_t> registerTile) {
+  int64_t iterations = 1;
+  for (int64_t bound : bounds)
+    iterations *= bound;
+  if (iterations < kMinThreadedIterations)
+    return {};
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> tile(bounds.size(), 0);
+  int64_t chunks = 1;
+  for (unsigned loop = 0; loop < bounds.size() && chunks < kThreadChunks;
+       ++loop) {
+    if (iterators[loop] != utils::IteratorType::parallel ||
+        bounds[loop] <= registerTile[loop])
+      continue;
+    // The largest multiple of the register tile dividing the loop that
+    // still makes enough chunks, else the register tile itself.
+    int64_t chosen = registerTile[loop];
+    for (int64_t size = bounds[loop] / 2; size > registerTile[loop]; --size)
+      if (bounds[loop] % size == 0 && size % registerTile[loop] == 0 &&
+          chunks * (bounds[loop] / size) >= kThreadChunks) {
+        chosen = size;
+        break;
+      }
+    tile[loop] = chosen;
+    chunks *= bounds[loop] / chosen;
+  }
+  if (chunks < 2)
+    return {};
+  return tile;
+}
+
 /// A channels-last 3-D convolution with unit od, oh, kd and kh extents as the
 /// 1-D convolution along w it is (upstream decomposes 2-D convolutions
 /// only); null when the extents are not 1.
@@ -285,22 +373,60 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       llvm::all_of(op->getOperands(), [&](Value operand) {
         return getElementTypeOrSelf(operand.getType()) == elementType;
       });
-  SmallVector<OpFoldResult> tileSizes;
-  // A channels-last convolution gets a register tile of several pixels and
-  // channels: one channel vector per pixel would spend its time in loop
-  // overhead and tile copies.
-  SmallVector<int64_t> channelsLastTile =
+  // A channels-last convolution or a contraction gets a register block of
+  // several output rows (pixels) by several vectors, its accumulators kept in
+  // registers: one vector of outputs per tile would spend its time in loop
+  // overhead and tile copies, and reload every input per FMA.
+  SmallVector<int64_t> registerTile =
       chooseChannelsLastTile(op, bounds, vectorWidth);
-  if (!channelsLastTile.empty()) {
-    for (int64_t size : channelsLastTile)
-      tileSizes.push_back(rewriter.getIndexAttr(size));
-  } else {
-    for (unsigned loop = 0; loop < bounds.size(); ++loop)
-      tileSizes.push_back(rewriter.getIndexAttr(
-          loop == *vectorLoop ? static_cast<int64_t>(vectorWidth) : 1));
+  bool convolution = !registerTile.empty();
+  if (!convolution && namedContraction)
+    registerTile = chooseContractionTile(op, bounds, vectorWidth);
+  bool blocked = !registerTile.empty();
+  if (!blocked) {
+    registerTile.assign(bounds.size(), 1);
+    registerTile[*vectorLoop] = vectorWidth;
   }
+
+  // Threads: the outer parallel loops in chunks, one scf.forall (OpenMP in
+  // ke-lower-cpu), unless the op already runs inside a schedule's threads.
+  if (!op->getParentOfType<scf::ForallOp>()) {
+    SmallVector<int64_t> threadTile =
+        chooseThreadTile(op, bounds, registerTile);
+    if (!threadTile.empty()) {
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(op->getContext(),
+                                                  threadTile));
+      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (succeeded(chunked) && chunked->tiledOps.size() == 1) {
+        rewriter.replaceOp(op, chunked->replacements);
+        op = cast<linalg::LinalgOp>(chunked->tiledOps.front());
+      }
+    }
+  }
+
   scf::SCFTilingOptions options;
-  options.setTileSizes(tileSizes);
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), registerTile));
+  // A contraction's columns outside its rows: a thread's rows of A stay in
+  // cache while one block of B's columns is swept down them.
+  if (blocked && !convolution) {
+    AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    unsigned rank = outputMap.getNumResults();
+    unsigned columnLoop = outputMap.getDimPosition(rank - 1);
+    unsigned rowLoop = outputMap.getDimPosition(rank - 2);
+    SmallVector<int64_t> order;
+    for (unsigned loop = 0; loop < bounds.size(); ++loop) {
+      if (loop == columnLoop)
+        continue;
+      if (loop == rowLoop)
+        order.push_back(columnLoop);
+      order.push_back(loop);
+    }
+    options.setInterchange(order);
+  }
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
@@ -323,6 +449,6 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     if (succeeded(vectorized))
       rewriter.replaceOp(tile, vectorized->replacements);
   }
-  if (!channelsLastTile.empty() && !tiled->loops.empty())
+  if (blocked && !tiled->loops.empty())
     keepAccumulatorsInRegisters(tiled->loops.front());
 }

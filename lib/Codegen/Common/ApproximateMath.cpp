@@ -25,9 +25,26 @@ using namespace mlir;
 namespace {
 struct ApproximateMathPass
     : ke::impl::KeApproximateMathBase<ApproximateMathPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateMathPolynomialApproximationPatterns(patterns);
+    if (ops.empty()) {
+      populateMathPolynomialApproximationPatterns(patterns);
+    } else {
+      // Upstream's predicates see full names ("math.exp"), ops holds "exp".
+      auto selected = [&](StringRef name) {
+        name.consume_front("math.");
+        return llvm::is_contained(ops, name.str());
+      };
+      populateMathF32ExpansionPatterns(patterns, selected);
+      populateMathPolynomialApproximationPatterns(patterns, selected);
+      // Upstream's predicate-driven set leaves these two out.
+      if (selected("math.erf"))
+        populatePolynomialApproximateErfPattern(patterns);
+      if (selected("math.erfc"))
+        populatePolynomialApproximateErfcPattern(patterns);
+    }
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

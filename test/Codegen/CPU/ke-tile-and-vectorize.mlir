@@ -3,17 +3,77 @@
 
 // BADWIDTH: ke-tile-and-vectorize: vector-width must be positive, found 0
 
-// Matmul: the output's and B's innermost loop (j) is vectorized.
+// Matmul: a register block of 4 rows (all of them) by 32 columns (4
+// vectors of 8), its accumulators read before the k loop and written after
+// it, one outer-product FMA per row and k; too small to be threaded.
 // CHECK-LABEL: func.func @matmul
-// CHECK:         scf.for
-// CHECK:           scf.for
-// CHECK:             scf.for
-// CHECK:               vector.transfer_read {{.*}} : tensor<1x8xf32>, vector<1x8xf32>
-// CHECK:               vector.contract
+// CHECK-NOT:     scf.forall
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<4x32xf32>, vector<4x32xf32>
+// CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]]) -> (tensor<4x32xf32>, vector<4x32xf32>)
+// CHECK-COUNT-4:   vector.fma {{.*}} : vector<32xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<4x32xf32>, tensor<4x32xf32>
 // CHECK-NOT:     linalg.matmul
 func.func @matmul(%a: tensor<4x16xf32>, %b: tensor<16x32xf32>, %c: tensor<4x32xf32>) -> tensor<4x32xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<4x16xf32>, tensor<16x32xf32>) outs(%c : tensor<4x32xf32>) -> tensor<4x32xf32>
   return %r : tensor<4x32xf32>
+}
+
+// -----
+
+// A larger matmul is threaded: 16 chunks of 16 rows (whole 8-row blocks),
+// each sweeping 32-column blocks of B down its rows, 8 x 32 accumulators.
+// CHECK-LABEL: func.func @threaded_matmul
+// CHECK:         scf.forall ({{.*}}) = (0) to (256) step (16)
+// CHECK:           scf.for {{.*}} to %c128{{.*}} step %c32
+// CHECK:             scf.for {{.*}} to %c16{{.*}} step %c8
+// CHECK:               vector.transfer_read {{.*}} : tensor<16x128xf32>, vector<8x32xf32>
+// CHECK:               scf.for {{.*}} -> (tensor<16x128xf32>, vector<8x32xf32>)
+// CHECK-COUNT-8:         vector.fma {{.*}} : vector<32xf32>
+// CHECK:           tensor.parallel_insert_slice {{.*}} [16, 128] [1, 1] : tensor<16x128xf32> into tensor<256x128xf32>
+func.func @threaded_matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: tensor<256x128xf32>) -> tensor<256x128xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
+  return %r : tensor<256x128xf32>
+}
+
+// -----
+
+// A transposed B (matmul_transpose_b) would read each column vector across
+// rows of B: no register block, the reduction loop is the vector instead.
+// CHECK-LABEL: func.func @matmul_transpose_b
+// CHECK:         vector.transfer_read {{.*}} : tensor<1x8xf32>, vector<1x1x8xf32>
+// CHECK:         vector.multi_reduction <add>
+// CHECK-NOT:     vector<8x32xf32>
+#ta = affine_map<(d0, d1, d2) -> (d0, d2)>
+#tb = affine_map<(d0, d1, d2) -> (d1, d2)>
+#tc = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @matmul_transpose_b(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %r = linalg.generic {indexing_maps = [#ta, #tb, #tc], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// An elementwise op large enough for threads: the outer loops cut into 16
+// chunks (4 rows by 4 column blocks), each tiled down to vectors of 8.
+// CHECK-LABEL: func.func @threaded_exp
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (4, 16384) step (1, 4096)
+// CHECK:           scf.for {{.*}} to %c4096 step %c8
+// CHECK:             math.exp {{.*}} : vector<1x8xf32>
+#tid = affine_map<(d0, d1) -> (d0, d1)>
+func.func @threaded_exp(%x: tensor<4x16384xf32>, %init: tensor<4x16384xf32>) -> tensor<4x16384xf32> {
+  %r = linalg.generic {indexing_maps = [#tid, #tid], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x16384xf32>) outs(%init : tensor<4x16384xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %e = math.exp %a : f32
+    linalg.yield %e : f32
+  } -> tensor<4x16384xf32>
+  return %r : tensor<4x16384xf32>
 }
 
 // -----
@@ -73,16 +133,18 @@ func.func @im2col_gather(%x: tensor<4x18xf32>, %init: tensor<12x16xf32>) -> tens
 
 // -----
 
-// A channels-last convolution: a register tile of 16 pixels by 32 channels
-// (4 vectors of 8), one outer-product FMA per pixel, the accumulator tile
-// read before the reduction loops (kh, kw, c) and written after them.
+// A channels-last convolution: threads take rows by channel blocks; a
+// register tile of 16 pixels by 32 channels (4 vectors of 8), one
+// outer-product FMA per pixel, the accumulator tile read before the
+// reduction loops (kh, kw, c) and written after them.
 // CHECK-LABEL: func.func @conv_nhwc
-// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x4x16x64xf32>, vector<1x16x32xf32>
-// CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]]) -> (tensor<1x4x16x64xf32>, vector<1x16x32xf32>)
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (4, 64) step (1, 32)
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x32xf32>, vector<1x16x32xf32>
+// CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]]) -> (tensor<1x1x16x32xf32>, vector<1x16x32xf32>)
 // CHECK:           scf.for
 // CHECK:             scf.for
 // CHECK-COUNT-16:      vector.fma {{.*}} : vector<32xf32>
-// CHECK:         vector.transfer_write {{.*}} : vector<1x16x32xf32>, tensor<1x4x16x64xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<1x16x32xf32>, tensor<1x1x16x32xf32>
 // CHECK-NOT:     linalg.conv
 func.func @conv_nhwc(%x: tensor<1x6x18x8xf32>, %w: tensor<3x3x8x64xf32>, %init: tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -95,7 +157,8 @@ func.func @conv_nhwc(%x: tensor<1x6x18x8xf32>, %w: tensor<3x3x8x64xf32>, %init: 
 // A channels-last 3-D convolution: the same pixels-by-channels tile with od
 // and kd of 1 as well, computed as the 1-D convolution along w it then is.
 // CHECK-LABEL: func.func @conv_ndhwc
-// CHECK:         scf.for {{.*}} -> (tensor<1x2x4x8x16xf32>, vector<1x8x16xf32>)
+// CHECK:         scf.forall ({{.*}}) in (2, 4)
+// CHECK:         scf.for {{.*}} -> (tensor<1x1x1x8x16xf32>, vector<1x8x16xf32>)
 // CHECK-COUNT-8: vector.fma {{.*}} : vector<16xf32>
 // CHECK-NOT:     linalg.conv
 func.func @conv_ndhwc(%x: tensor<1x4x6x10x4xf32>, %w: tensor<3x3x3x4x16xf32>, %init: tensor<1x2x4x8x16xf32>) -> tensor<1x2x4x8x16xf32> {
@@ -109,7 +172,8 @@ func.func @conv_ndhwc(%x: tensor<1x4x6x10x4xf32>, %w: tensor<3x3x3x4x16xf32>, %i
 // A channels-last depthwise convolution: 16 pixels by 32 channels, one FMA
 // on the whole tile per filter tap, the accumulator kept across kh and kw.
 // CHECK-LABEL: func.func @depthwise_nhwc
-// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x4x16x64xf32>, vector<1x16x32xf32>
+// CHECK:         scf.forall
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x32xf32>, vector<1x16x32xf32>
 // CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]])
 // CHECK:           scf.for
 // CHECK:             vector.fma {{.*}} : vector<1x16x32xf32>
