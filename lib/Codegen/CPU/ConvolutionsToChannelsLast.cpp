@@ -127,13 +127,17 @@ struct ConvolutionsToChannelsLastPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> convs;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv3DNcdhwFcdhwOp,
-              linalg::DepthwiseConv2DNchwChwOp>(op))
+      if (isa<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+              linalg::Conv3DNcdhwFcdhwOp, linalg::DepthwiseConv2DNchwChwOp>(
+              op))
         convs.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp conv : convs) {
-      if (isa<linalg::Conv2DNchwFchwOp>(conv))
+      if (isa<linalg::Conv1DNcwFcwOp>(conv))
+        (void)toChannelsLast<linalg::Conv1DNwcWcfOp>(rewriter, conv,
+                                                      getChannelsLast(1));
+      else if (isa<linalg::Conv2DNchwFchwOp>(conv))
         (void)toChannelsLast<linalg::Conv2DNhwcHwcfOp>(rewriter, conv,
                                                         getChannelsLast(2));
       else if (isa<linalg::Conv3DNcdhwFcdhwOp>(conv))

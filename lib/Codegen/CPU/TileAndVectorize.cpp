@@ -69,15 +69,19 @@ chooseVectorLoop(linalg::LinalgOp op, ArrayRef<int64_t> bounds, int64_t width) {
 /// multiple of `width` that vectorizes along f; one of everything else (oh
 /// and kh must be 1 for the 1-D decomposition). Empty when `width` does not
 /// divide f.
-/// The same for a 3-D one, (n, od, oh, ow, f, kd, kh, kw, c), with od and kd
-/// of 1 as well, and for a depthwise one, (n, oh, ow, c, kh, kw), whose
-/// channels are the vector.
+/// The same for a 1-D one, (n, ow, f, kw, c), for a 3-D one, (n, od, oh, ow,
+/// f, kd, kh, kw, c), with od and kd of 1 as well, and for a depthwise one,
+/// (n, oh, ow, c, kh, kw), whose channels are the vector.
 SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
                                             ArrayRef<int64_t> bounds,
                                             int64_t width) {
   // Positions of ow and f among the loops.
   unsigned pixelLoop, channelLoop;
-  if (isa<linalg::Conv2DNhwcHwcfOp>(op) && bounds.size() == 7) {
+  if (isa<linalg::Conv1DNwcWcfOp>(op) && bounds.size() == 5) {
+    // (n, ow, f, kw, c): already the 1-D convolution tiles compute.
+    pixelLoop = 1;
+    channelLoop = 2;
+  } else if (isa<linalg::Conv2DNhwcHwcfOp>(op) && bounds.size() == 7) {
     pixelLoop = 2;
     channelLoop = 3;
   } else if (isa<linalg::Conv3DNdhwcDhwcfOp>(op) && bounds.size() == 9) {

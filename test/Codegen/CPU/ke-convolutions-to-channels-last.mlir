@@ -89,3 +89,20 @@ func.func @few_channels(%x: tensor<1x2x6x6xf32>, %w: tensor<2x3x3xf32>, %init: t
   %r = linalg.depthwise_conv_2d_nchw_chw ins(%x, %w : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>) outs(%init : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %r : tensor<1x2x4x4xf32>
 }
+
+// -----
+
+// A 1-D convolution: NCW to NWC, the filter FCW to WCF, the result back.
+// CHECK-DAG:     #[[NWC:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-DAG:     #[[WCF:.*]] = affine_map<(d0, d1, d2) -> (d2, d1, d0)>
+// CHECK-LABEL: func.func @conv1d
+// CHECK:         linalg.generic {indexing_maps = [#[[NWC]], {{.*}} outs(%{{.*}} : tensor<2x34x4xf32>)
+// CHECK:         linalg.generic {indexing_maps = [#[[WCF]], {{.*}} outs(%{{.*}} : tensor<3x4x16xf32>)
+// CHECK:         %[[C:.*]] = linalg.conv_1d_nwc_wcf {dilations = dense<2> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>} {{.*}} -> tensor<2x30x16xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[C]] : tensor<2x30x16xf32>) outs(%{{.*}} : tensor<2x16x30xf32>)
+// CHECK-NOT:     linalg.conv_1d_ncw_fcw
+func.func @conv1d(%x: tensor<2x4x34xf32>, %w: tensor<16x4x3xf32>, %init: tensor<2x16x30xf32>) -> tensor<2x16x30xf32> {
+  %r = linalg.conv_1d_ncw_fcw {dilations = dense<2> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%x, %w : tensor<2x4x34xf32>, tensor<16x4x3xf32>) outs(%init : tensor<2x16x30xf32>) -> tensor<2x16x30xf32>
+  return %r : tensor<2x16x30xf32>
+}

@@ -183,3 +183,19 @@ func.func @depthwise_nhwc(%x: tensor<1x6x18x64xf32>, %w: tensor<3x3x64xf32>, %in
       ins(%x, %w : tensor<1x6x18x64xf32>, tensor<3x3x64xf32>) outs(%init : tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32>
   return %r : tensor<1x4x16x64xf32>
 }
+
+// -----
+
+// A channels-last 1-D convolution: threads take pixel blocks; 16 pixels by
+// 32 channels, the accumulator kept across kw and c.
+// CHECK-LABEL: func.func @conv_nwc
+// CHECK:         scf.forall
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} vector<1x16x32xf32>
+// CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]])
+// CHECK-COUNT-16:  vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT:     linalg.conv
+func.func @conv_nwc(%x: tensor<1x258x8xf32>, %w: tensor<3x8x64xf32>, %init: tensor<1x256x64xf32>) -> tensor<1x256x64xf32> {
+  %r = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%x, %w : tensor<1x258x8xf32>, tensor<3x8x64xf32>) outs(%init : tensor<1x256x64xf32>) -> tensor<1x256x64xf32>
+  return %r : tensor<1x256x64xf32>
+}

@@ -47,3 +47,14 @@ func.func @depthwise(%x: tensor<2x32x9x20xf32>, %w: tensor<32x3x5xf32>) -> tenso
       ins(%x, %w : tensor<2x32x9x20xf32>, tensor<32x3x5xf32>) outs(%init : tensor<2x32x7x16xf32>) -> tensor<2x32x7x16xf32>
   return %r : tensor<2x32x7x16xf32>
 }
+
+// A dilated 1-D convolution, large enough for the default's threads: 254
+// pixels (2 x 127, tiles of 2) by 32 channels.
+func.func @conv1d(%x: tensor<2x16x258xf32>, %w: tensor<32x16x3xf32>) -> tensor<2x32x254xf32> attributes {ke.kernel} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x32x254xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<2x32x254xf32>) -> tensor<2x32x254xf32>
+  %r = linalg.conv_1d_ncw_fcw {dilations = dense<2> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
+      ins(%x, %w : tensor<2x16x258xf32>, tensor<32x16x3xf32>) outs(%init : tensor<2x32x254xf32>) -> tensor<2x32x254xf32>
+  return %r : tensor<2x32x254xf32>
+}
