@@ -46,8 +46,9 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
   if (target == PayloadTarget::CPU)
     steps.append({llvm::StringRef(scans), "ke-convolutions-to-channels-last"});
   steps.append({"ke-decompose-aggregates", "convert-elementwise-to-linalg",
-                ke::kFrontEndCleanupPipeline, "ke-extract-index-operands",
-                "canonicalize"});
+                target == PayloadTarget::CPU ? ke::kCPUFrontEndCleanupPipeline
+                                             : ke::kFrontEndCleanupPipeline,
+                "ke-extract-index-operands", "canonicalize"});
   std::string notes;
   for (llvm::StringRef step : steps) {
     ke::DiagnosticCollector diagnostics(context);

@@ -85,7 +85,7 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
         "ke-convolutions-to-channels-last,ke-decompose-aggregates,convert-elementwise-to-linalg,{0},"
         "{5}ke-tile-and-vectorize{{vector-width={1}},canonicalize,cse),"
         "{2}{3}{4}",
-        kFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
+        kCPUFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
         bufferize, loops, kToLLVM,
         options.approximateMath
             ? "ke-approximate-math{ops=exp,expm1,tanh,erf,erfc},"

@@ -19,6 +19,11 @@ namespace ke {
 /// unit-dimension folding, canonicalization.
 inline constexpr llvm::StringLiteral kFrontEndCleanupPipeline =
     "linalg-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize";
+/// The CPU's: no fusion that recomputes an expensive producer per iteration
+/// of loops it does not depend on (ke-fuse-elementwise-ops). GPU kernels
+/// keep upstream's fusion until the change is measured there.
+inline constexpr llvm::StringLiteral kCPUFrontEndCleanupPipeline =
+    "ke-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize";
 } // namespace ke
 
 #endif // KE_CODEGEN_FRONTENDCLEANUP_H
