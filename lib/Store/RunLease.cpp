@@ -1,8 +1,8 @@
 //===- RunLease.cpp - one process at a time writes a run ------------------===//
 //
 // Two searches resuming the same run would evaluate the same IR twice and
-// write two different "best" kernels. A run is held by "pid@host" with a
-// heartbeat; taking it is one exclusive transaction.
+// write two different "best" kernels. A run is held by "pid@host~boot" with
+// a heartbeat; taking it is one exclusive transaction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,7 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <cstdio>
 #include <sqlite3.h>
 #include <unistd.h>
 
@@ -20,11 +21,22 @@ using ke::store::detail::now;
 using ke::store::detail::Statement;
 
 namespace {
+/// This machine as a lease names it: the host name and the start of the
+/// kernel's boot id. Host names alone repeat (every machine lent for a
+/// batch job may be called "vm"), and so do pids after a reboot: a holder
+/// from another boot must not look alive because some process here got its
+/// pid.
 std::string getHostName() {
   char name[256] = {0};
-  if (gethostname(name, sizeof(name) - 1) != 0)
-    return "unknown-host";
-  return name;
+  std::string host =
+      gethostname(name, sizeof(name) - 1) == 0 ? name : "unknown-host";
+  if (FILE *file = fopen("/proc/sys/kernel/random/boot_id", "r")) {
+    char boot[9] = {0};
+    if (fread(boot, 1, 8, file) == 8)
+      host += std::string("~") + boot;
+    fclose(file);
+  }
+  return host;
 }
 
 /// Whether the holder's process still runs: known only on this host.

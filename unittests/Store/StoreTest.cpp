@@ -269,6 +269,14 @@ TEST_F(StoreTest, ARunHasOneHolderAtATime) {
   setHolder(path, *run, "1@elsewhere", secondsNow() - 700);
   EXPECT_FALSE(bool(store->acquireRun(*run, 600)));
 
+  // A machine of the same name that was rebooted (or another one lent under
+  // that name): its holder's pid is some live process here, but the boot
+  // differs, so only its heartbeat counts, and a stale one is taken over.
+  std::string hostName = hostOf(self).substr(0, hostOf(self).find('~'));
+  setHolder(path, *run, std::to_string(getppid()) + "@" + hostName,
+            secondsNow() - 700);
+  EXPECT_FALSE(bool(store->acquireRun(*run, 600)));
+
   // Finishing releases it.
   ASSERT_FALSE(bool(store->finishRun(*run, "finished")));
   setHolder(path, *run, "", 0);
