@@ -377,7 +377,7 @@ LogicalResult KernelSearch::run() {
     node.strategy = "(default lowering)";
     std::string problem;
     FailureOr<OwningOpRef<ModuleOp>> lowered =
-        buildDefaultLowering(base, ke::kDefaultVectorWidth, problem);
+        buildDefaultLowering(kernel, ke::kDefaultVectorWidth, problem);
     if (succeeded(lowered)) {
       node.payloadIR = printOp(**lowered);
       node.irHash = hashText(node.payloadIR);

@@ -173,21 +173,19 @@ std::string ke::search::checkLowers(ModuleOp candidate,
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
-ke::search::buildDefaultLowering(func::FuncOp base, int64_t vectorWidth,
+ke::search::buildDefaultLowering(func::FuncOp kernel, int64_t vectorWidth,
                                  std::string &problem) {
-  MLIRContext *context = base.getContext();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(base.getLoc());
-  module->push_back(cast<func::FuncOp>(base->clone()));
+  MLIRContext *context = kernel.getContext();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(kernel.getLoc());
+  module->push_back(cast<func::FuncOp>(kernel->clone()));
   ke::DiagnosticCollector diagnostics(context);
   PassManager pm(context, ModuleOp::getOperationName());
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePassPipeline(
-          llvm::formatv("func.func(ke-tile-and-vectorize{{vector-width={0}},"
-                        "canonicalize,cse)",
-                        vectorWidth)
-              .str(),
-          pm, errorStream))) {
+  LowerCPUOptions options;
+  options.vectorWidth = vectorWidth;
+  if (failed(parsePassPipeline(getDefaultCPUSchedulePipeline(options), pm,
+                               errorStream))) {
     problem = "cannot build the default schedule: " + errors;
     return failure();
   }

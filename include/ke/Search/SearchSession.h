@@ -129,11 +129,12 @@ std::string checkLowers(mlir::ModuleOp candidate, const TargetInfo &target);
 mlir::LogicalResult inlineHelperCalls(mlir::ModuleOp module,
                                       llvm::StringRef passName);
 
-/// The prepared base with ke's default CPU schedule applied (what ke-run
-/// without --naive does), as a module of its own, or why it could not be
-/// built: the search's floor.
+/// The kernel as ke-run without --naive schedules it (the default
+/// lowering's stages before bufferization, from the kernel as written, not
+/// from the search's prepared base), as a module of its own, or why it
+/// could not be built: the search's floor.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
-buildDefaultLowering(mlir::func::FuncOp base, int64_t vectorWidth,
+buildDefaultLowering(mlir::func::FuncOp kernel, int64_t vectorWidth,
                      std::string &problem);
 
 /// Appends a ke.candidate to `kernel` holding `payload` (renamed

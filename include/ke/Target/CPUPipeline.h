@@ -10,6 +10,8 @@
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <string>
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -48,6 +50,11 @@ struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
                      "is written into the caller's buffer in place"),
       llvm::cl::init(false)};
 };
+
+/// Pass-pipeline text (on builtin.module) of the default lowering's stages
+/// before bufferization: ke's search-free schedule of tensor kernels. The
+/// search's floor applies exactly these, so it measures what ke-run does.
+std::string getDefaultCPUSchedulePipeline(const LowerCPUOptions &options);
 
 /// Appends the CPU lowering to `pm`, which must be anchored on builtin.module.
 /// Fails (with a message in `errors`) only if a pass is not registered.
