@@ -491,12 +491,19 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Default CPU schedule: tile each linalg op and vectorize it";
   let description = [{
     A fixed, search-free schedule used by the default `ke-lower-cpu`
-    pipeline. Each linalg op with static loop bounds is tiled so that one
-    loop (the innermost reduction when it is the last loop, otherwise the
-    innermost parallel loop) keeps `vector-width` iterations and all other
-    loops are tiled by one, and the tile is vectorized (2-D convolutions, NCHW
-    or NHWC, through the 1-D convolution their tile decomposes to). A
-    channels-last convolution (2-D, 3-D or depthwise) is tiled instead by up
+    pipeline. An op with at least 2^15 iterations (and not already inside
+    an `scf.forall`) first has its outer parallel loops cut, outermost
+    first, into at least 16 chunks of whole register tiles on an
+    `scf.forall` (threads). Each linalg op with static loop bounds is then
+    tiled so that one loop (the one along which most operand bytes are
+    contiguous) keeps `vector-width` iterations and all other
+    loops are tiled by one, and the tile is vectorized. A contraction whose
+    inputs read the output's columns contiguously takes an 8 x 32 register
+    block instead (fewer rows where 8 does not divide them), lowered to
+    outer-product FMAs with its accumulators kept in registers across the
+    reduction loop, column blocks outside row blocks. 2-D convolutions, NCHW
+    or NHWC, vectorize through the 1-D convolution their tile decomposes to.
+    A channels-last convolution (1-D, 2-D, 3-D or depthwise) is tiled instead by up
     to 16 output pixels times up to 32 channels (a multiple of
     `vector-width`), its tile computed as a 1-D convolution (ke decomposes
     the 3-D one itself), its contractions lowered to outer-product FMAs and
@@ -583,8 +590,9 @@ def KeConvolutionsToChannelsLast
     multiplies per element, so with few channels (a short channel vector)
     the transposes cost more than they save (KernelBench's 8-channel 3×1
     depthwise convolution ran 3.5x slower channels-last; its 128-channel 3×7
-    one 2.5x faster). Other convolutions (grouped, 1-D) and dynamic shapes
-    are left as they are. CPU only.
+    one 2.5x faster). `linalg.conv_1d_ncw_fcw` becomes
+    `linalg.conv_1d_nwc_wcf`. Grouped convolutions and dynamic shapes are
+    left as they are. CPU only.
   }];
   let options = [
     Option<"minDepthwiseChannels", "min-depthwise-channels", "int64_t",
