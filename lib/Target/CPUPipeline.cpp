@@ -71,11 +71,14 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "func.func(ke-vectorize-prefix-scans{{vector-width={1}},"
       "ke-convolutions-to-channels-last,ke-decompose-aggregates,"
       "convert-elementwise-to-linalg,{0},{2}"
+      "ke-pack-contraction-panels{{panel-width={3}},"
       "ke-tile-and-vectorize{{vector-width={1}},canonicalize,cse)",
       kCPUFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
       options.approximateMath
           ? "ke-approximate-math{ops=exp,expm1,tanh,erf,erfc},"
-          : "");
+          : "",
+      // The register block's columns: four vectors.
+      4 * static_cast<int64_t>(options.vectorWidth));
 }
 
 LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,

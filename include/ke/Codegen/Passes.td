@@ -527,6 +527,51 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
   ];
 }
 
+def KePackContractionPanels
+    : Pass<"ke-pack-contraction-panels", "mlir::func::FuncOp"> {
+  let summary = "Copy a contraction's B operand into contiguous column panels";
+  let description = [{
+    The default CPU schedule computes a contraction (matmul, batch_matmul,
+    transposed-B matmuls and generics like them) in register blocks of a few
+    output rows by `panel-width` columns, reading B one short row of a
+    column block per step of k. In B's own layout those rows lie a whole
+    matrix row apart (4 KiB apart for 1024 columns, all in one L1 set), so a
+    column block does not stay in cache while the row blocks sweep it, and a
+    transposed B (columns across rows) is not register-blocked at all. This
+    pass copies B once into panels, `[batches..., N / P, K..., P]` with
+    `P = panel-width`, and rewrites the contraction on them:
+
+    ```
+    C[m, n] += A[m, k] * B[k, n]
+    ```
+    becomes
+    ```
+    Bp[j, k, l] = B[k, j * P + l]
+    C'[m, j, l] += A[m, k] * Bp[j, k, l]    // C' = C viewed as [M, N / P, P]
+    ```
+
+    so each column block is one contiguous array read in order. A
+    contraction is packed when it has one result and two inputs of one
+    float element type, static shapes, indexing maps that are plain loop
+    indices, an output whose innermost loop (its columns) is read by one
+    input only, `P` dividing the columns, and at least `min-rows` output
+    rows (the output elements B does not index) to reuse each panel: the
+    copy costs one pass over B, paid back by every row block. B already in
+    panel form (innermost the columns, exactly `P` of them) is left alone.
+    CPU only; in `ke-lower-cpu`'s default schedule before
+    `ke-tile-and-vectorize`.
+  }];
+  let options = [
+    Option<"panelWidth", "panel-width", "int64_t", /*default=*/"32",
+           "Columns per panel (the register block's columns)">,
+    Option<"minRows", "min-rows", "int64_t", /*default=*/"64",
+           "Fewest output rows for which B is packed">
+  ];
+  let dependentDialects = [
+    "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def KeVectorizePrefixScans
     : Pass<"ke-vectorize-prefix-scans", "mlir::func::FuncOp"> {
   let summary = "Replace log-step prefix scans by one vectorized pass";

@@ -114,32 +114,60 @@ SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
 }
 
 /// The register block of a contraction (matmul, batch_matmul and generics
-/// like them): `rows` of the output's second-innermost loop by `columns`
-/// (whole vectors) of its innermost, one of everything else, so that every
-/// element of A and B read into registers feeds several FMAs. Empty when the
-/// output's two innermost loops are not parallel dims, when an input reads
-/// across rows along the columns (each vector would be a gather), or when
-/// `width` does not divide the columns.
-SmallVector<int64_t> chooseContractionTile(linalg::LinalgOp op,
-                                           ArrayRef<int64_t> bounds,
-                                           int64_t width) {
+/// like them): `rows` of its row loop by `columns` (whole vectors) of its
+/// column loop, one of everything else, so that every element of A and B
+/// read into registers feeds several FMAs. The column loop is the output's
+/// innermost; the column group is it and the output loops just outside it
+/// that B (the input reading the columns) also reads, as a contraction on
+/// packed panels has (panel, lane); the row loop is the output loop just
+/// outside the group. Empty when these are not parallel loops, when an input
+/// reads across rows along the columns (each vector would be a gather), or
+/// when `width` does not divide the columns.
+struct ContractionBlock {
+  SmallVector<int64_t> tile;
+  unsigned rowLoop;
+  SmallVector<unsigned> columnGroup;
+};
+std::optional<ContractionBlock>
+chooseContractionTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                      int64_t width) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1)
-    return {};
+    return std::nullopt;
   AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   unsigned rank = outputMap.getNumResults();
   if (rank < 2)
-    return {};
+    return std::nullopt;
   auto column = dyn_cast<AffineDimExpr>(outputMap.getResult(rank - 1));
-  auto row = dyn_cast<AffineDimExpr>(outputMap.getResult(rank - 2));
-  if (!column || !row)
-    return {};
-  unsigned columnLoop = column.getPosition(), rowLoop = row.getPosition();
+  if (!column)
+    return std::nullopt;
+  unsigned columnLoop = column.getPosition();
+  OpOperand *b = nullptr;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     for (unsigned dim = 0; dim + 1 < map.getNumResults(); ++dim)
       if (map.getResult(dim).isFunctionOfDim(columnLoop))
-        return {};
+        return std::nullopt;
+    if (map.isFunctionOfDim(columnLoop))
+      b = input;
   }
+  if (!b)
+    return std::nullopt;
+  AffineMap bMap = op.getMatchingIndexingMap(b);
+  ContractionBlock block;
+  block.columnGroup.push_back(columnLoop);
+  int64_t position = rank - 2;
+  for (; position >= 0; --position) {
+    auto dim = dyn_cast<AffineDimExpr>(outputMap.getResult(position));
+    if (!dim)
+      return std::nullopt;
+    if (!bMap.isFunctionOfDim(dim.getPosition()))
+      break;
+    block.columnGroup.insert(block.columnGroup.begin(), dim.getPosition());
+  }
+  if (position < 0)
+    return std::nullopt;
+  block.rowLoop = cast<AffineDimExpr>(outputMap.getResult(position))
+                      .getPosition();
   int64_t columns = 0;
   for (int64_t size : {4 * width, 2 * width, width})
     if (bounds[columnLoop] % size == 0) {
@@ -147,19 +175,19 @@ SmallVector<int64_t> chooseContractionTile(linalg::LinalgOp op,
       break;
     }
   if (!columns)
-    return {};
+    return std::nullopt;
   // 8 x 32 f32 accumulators fill half of AVX-512's registers (the library's
   // best 1024^3 block); fewer rows where 8 does not divide them.
   int64_t rows = 1;
   for (int64_t size : {8, 6, 4, 2})
-    if (bounds[rowLoop] % size == 0) {
+    if (bounds[block.rowLoop] % size == 0) {
       rows = size;
       break;
     }
-  SmallVector<int64_t> tile(bounds.size(), 1);
-  tile[rowLoop] = rows;
-  tile[columnLoop] = columns;
-  return tile;
+  block.tile.assign(bounds.size(), 1);
+  block.tile[block.rowLoop] = rows;
+  block.tile[columnLoop] = columns;
+  return block;
 }
 
 /// The tile each thread gets (0: the loop is not split): the outer parallel
@@ -384,8 +412,11 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<int64_t> registerTile =
       chooseChannelsLastTile(op, bounds, vectorWidth);
   bool convolution = !registerTile.empty();
+  std::optional<ContractionBlock> contraction;
   if (!convolution && namedContraction)
-    registerTile = chooseContractionTile(op, bounds, vectorWidth);
+    contraction = chooseContractionTile(op, bounds, vectorWidth);
+  if (contraction)
+    registerTile = contraction->tile;
   bool blocked = !registerTile.empty();
   if (!blocked) {
     registerTile.assign(bounds.size(), 1);
@@ -414,19 +445,16 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
 
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), registerTile));
-  // A contraction's columns outside its rows: a thread's rows of A stay in
-  // cache while one block of B's columns is swept down them.
-  if (blocked && !convolution) {
-    AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    unsigned rank = outputMap.getNumResults();
-    unsigned columnLoop = outputMap.getDimPosition(rank - 1);
-    unsigned rowLoop = outputMap.getDimPosition(rank - 2);
+  // A contraction's column blocks outside its rows: a thread's rows of A
+  // stay in cache while one block of B's columns is swept down them.
+  if (contraction) {
     SmallVector<int64_t> order;
     for (unsigned loop = 0; loop < bounds.size(); ++loop) {
-      if (loop == columnLoop)
+      if (llvm::is_contained(contraction->columnGroup, loop))
         continue;
-      if (loop == rowLoop)
-        order.push_back(columnLoop);
+      if (loop == contraction->rowLoop)
+        order.append(contraction->columnGroup.begin(),
+                     contraction->columnGroup.end());
       order.push_back(loop);
     }
     options.setInterchange(order);
