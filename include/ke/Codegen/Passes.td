@@ -494,11 +494,15 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     pipeline. An op with at least 2^15 iterations (and not already inside
     an `scf.forall`) first has its outer parallel loops cut, outermost
     first, into at least 16 chunks of whole register tiles on an
-    `scf.forall` (threads). Each linalg op with static loop bounds is then
+    `scf.forall` (threads); a contraction's batches are cut first and then
+    its rows and column blocks as a grid, the grid with enough chunks that
+    reads the least of A and B in all (a thread's rows of A kept within half
+    a typical L2). Each linalg op with static loop bounds is then
     tiled so that one loop (the one along which most operand bytes are
     contiguous) keeps `vector-width` iterations and all other
     loops are tiled by one, and the tile is vectorized. A contraction whose
-    inputs read the output's columns contiguously takes an 8 x 32 register
+    inputs read the output's columns contiguously (its B in panels, as
+    `ke-pack-contraction-panels` leaves it, included) takes an 8 x 32 register
     block instead (fewer rows where 8 does not divide them), lowered to
     outer-product FMAs with its accumulators kept in registers across the
     reduction loop, column blocks outside row blocks. 2-D convolutions, NCHW

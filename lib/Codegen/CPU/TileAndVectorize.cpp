@@ -21,6 +21,8 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
+#include <limits>
+
 namespace ke {
 #define GEN_PASS_DEF_KETILEANDVECTORIZE
 #include "ke/Codegen/Passes.h.inc"
@@ -229,6 +231,102 @@ SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
   return tile;
 }
 
+/// The threads' tile of a contraction: batches first (as for any op), then,
+/// for the chunks still missing, a grid of row chunks by column chunks. A
+/// chunk reads its rows of A and its columns of B, so the grid with enough
+/// chunks that reads the least in all is chosen (a 1024^2 output in 16
+/// chunks of 128 x 512, not 16 x 1 of 64 rows that each read all of B),
+/// with a thread's rows of A (rows x K) kept to half a typical L2 so they stay
+/// there while B's column blocks sweep them. The column chunk is counted in blocks of the column
+/// group's outer loop (a packed contraction's panels) or of the register
+/// tile's columns.
+constexpr int64_t kRowChunkBytes = 512 * 1024;
+SmallVector<int64_t> chooseContractionThreadTile(linalg::LinalgOp op,
+                                                 ArrayRef<int64_t> bounds,
+                                                 ArrayRef<int64_t> registerTile,
+                                                 const ContractionBlock &block) {
+  int64_t iterations = 1;
+  for (int64_t bound : bounds)
+    iterations *= bound;
+  if (iterations < kMinThreadedIterations)
+    return {};
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> tile(bounds.size(), 0);
+  int64_t chunks = 1;
+  // Batches: whole batches per chunk, outermost first.
+  for (unsigned loop = 0; loop < bounds.size() && chunks < kThreadChunks;
+       ++loop) {
+    if (iterators[loop] != utils::IteratorType::parallel ||
+        loop == block.rowLoop || llvm::is_contained(block.columnGroup, loop) ||
+        bounds[loop] <= 1)
+      continue;
+    int64_t chosen = 1;
+    for (int64_t size = bounds[loop] / 2; size > 1; --size)
+      if (bounds[loop] % size == 0 &&
+          chunks * (bounds[loop] / size) >= kThreadChunks) {
+        chosen = size;
+        break;
+      }
+    tile[loop] = chosen;
+    chunks *= bounds[loop] / chosen;
+  }
+  if (chunks < kThreadChunks) {
+    int64_t reduction = 1;
+    for (unsigned loop = 0; loop < bounds.size(); ++loop)
+      if (iterators[loop] == utils::IteratorType::reduction)
+        reduction *= bounds[loop];
+    unsigned rowLoop = block.rowLoop;
+    unsigned columnLoop = block.columnGroup.front();
+    int64_t rowStep = registerTile[rowLoop], columnStep = registerTile[columnLoop];
+    // Elements of B per column block: the group's inner extents.
+    int64_t columnWidth = 1;
+    for (unsigned loop : block.columnGroup)
+      if (loop != columnLoop)
+        columnWidth *= bounds[loop];
+    int64_t needed = (kThreadChunks + chunks - 1) / chunks;
+    int64_t bestCost = std::numeric_limits<int64_t>::max(), bestGrid = 0;
+    int64_t bestRows = bounds[rowLoop], bestColumns = bounds[columnLoop];
+    for (int64_t rows = rowStep; rows <= bounds[rowLoop]; rows += rowStep) {
+      if (bounds[rowLoop] % rows != 0)
+        continue;
+      for (int64_t columns = columnStep; columns <= bounds[columnLoop];
+           columns += columnStep) {
+        if (bounds[columnLoop] % columns != 0)
+          continue;
+        int64_t grid =
+            (bounds[rowLoop] / rows) * (bounds[columnLoop] / columns);
+        if (grid < needed)
+          continue;
+        // Elements of A and B all chunks read (each chunk its rows of A
+        // and its columns of B); rows past the L2 share count double.
+        int64_t rowElements = rows * reduction;
+        if (rowElements * 4 > kRowChunkBytes)
+          rowElements *= 2;
+        int64_t cost =
+            grid * (rowElements + columns * columnWidth * reduction);
+        // Among equal costs, fewer chunks (less scheduling, longer sweeps).
+        if (cost < bestCost || (cost == bestCost && grid < bestGrid)) {
+          bestCost = cost;
+          bestGrid = grid;
+          bestRows = rows;
+          bestColumns = columns;
+        }
+      }
+    }
+    if (bestCost != std::numeric_limits<int64_t>::max()) {
+      if (bestRows < bounds[rowLoop])
+        tile[rowLoop] = bestRows;
+      if (bestColumns < bounds[columnLoop])
+        tile[columnLoop] = bestColumns;
+      chunks *= (bounds[rowLoop] / bestRows) *
+                (bounds[columnLoop] / bestColumns);
+    }
+  }
+  if (chunks < 2)
+    return {};
+  return tile;
+}
+
 /// A channels-last 3-D convolution with unit od, oh, kd and kh extents as the
 /// 1-D convolution along w it is (upstream decomposes 2-D convolutions
 /// only); null when the extents are not 1.
@@ -427,7 +525,9 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   // ke-lower-cpu), unless the op already runs inside a schedule's threads.
   if (!op->getParentOfType<scf::ForallOp>()) {
     SmallVector<int64_t> threadTile =
-        chooseThreadTile(op, bounds, registerTile);
+        contraction ? chooseContractionThreadTile(op, bounds, registerTile,
+                                                  *contraction)
+                    : chooseThreadTile(op, bounds, registerTile);
     if (!threadTile.empty()) {
       scf::SCFTilingOptions options;
       options.setTileSizes(getAsIndexOpFoldResult(op->getContext(),

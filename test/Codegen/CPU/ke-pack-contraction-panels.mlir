@@ -24,11 +24,12 @@
 // CHECK:         tensor.collapse_shape %[[R]] {{\[\[}}0], [1, 2]] : tensor<256x4x32xf32> into tensor<256x128xf32>
 // CHECK-NOT:     linalg.matmul
 // The packed contraction is register-blocked as before: 8 rows by one
-// 32-column panel, panels swept down each thread's rows.
+// 32-column panel, panels swept down each thread's rows; the threads take a
+// grid of 32-row by 2-panel chunks.
 // TILED-LABEL: func.func @matmul
-// TILED:         scf.forall ({{.*}}) = (0) to (256) step (16)
-// TILED:           scf.for {{.*}} to %c4{{.*}} step %c1
-// TILED:             scf.for {{.*}} to %c16{{.*}} step %c8
+// TILED:         scf.forall ({{.*}}) = (0, 0) to (256, 4) step (32, 2)
+// TILED:           scf.for {{.*}} to %c2{{.*}} step %c1
+// TILED:             scf.for {{.*}} to %c32{{.*}} step %c8
 // TILED:               scf.for {{.*}} -> ({{.*}}vector<8x1x32xf32>)
 // TILED-COUNT-8:         vector.fma {{.*}} : vector<32xf32>
 func.func @matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: tensor<256x128xf32>) -> tensor<256x128xf32> {

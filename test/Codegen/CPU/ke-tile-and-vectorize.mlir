@@ -20,16 +20,18 @@ func.func @matmul(%a: tensor<4x16xf32>, %b: tensor<16x32xf32>, %c: tensor<4x32xf
 
 // -----
 
-// A larger matmul is threaded: 16 chunks of 16 rows (whole 8-row blocks),
-// each sweeping 32-column blocks of B down its rows, 8 x 32 accumulators.
+// A larger matmul is threaded: a grid of 8 x 2 chunks of 32 rows by 64
+// columns (whole 8 x 32 blocks; the grid that reads the least of A and B in
+// all), each sweeping 32-column blocks of B down its rows, 8 x 32
+// accumulators.
 // CHECK-LABEL: func.func @threaded_matmul
-// CHECK:         scf.forall ({{.*}}) = (0) to (256) step (16)
-// CHECK:           scf.for {{.*}} to %c128{{.*}} step %c32
-// CHECK:             scf.for {{.*}} to %c16{{.*}} step %c8
-// CHECK:               vector.transfer_read {{.*}} : tensor<16x128xf32>, vector<8x32xf32>
-// CHECK:               scf.for {{.*}} -> (tensor<16x128xf32>, vector<8x32xf32>)
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (256, 128) step (32, 64)
+// CHECK:           scf.for {{.*}} to %c64{{.*}} step %c32
+// CHECK:             scf.for {{.*}} to %c32{{.*}} step %c8
+// CHECK:               vector.transfer_read {{.*}} : tensor<32x64xf32>, vector<8x32xf32>
+// CHECK:               scf.for {{.*}} -> (tensor<32x64xf32>, vector<8x32xf32>)
 // CHECK-COUNT-8:         vector.fma {{.*}} : vector<32xf32>
-// CHECK:           tensor.parallel_insert_slice {{.*}} [16, 128] [1, 1] : tensor<16x128xf32> into tensor<256x128xf32>
+// CHECK:           tensor.parallel_insert_slice {{.*}} [32, 64] [1, 1] : tensor<32x64xf32> into tensor<256x128xf32>
 func.func @threaded_matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: tensor<256x128xf32>) -> tensor<256x128xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
   return %r : tensor<256x128xf32>
