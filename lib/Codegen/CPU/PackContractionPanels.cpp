@@ -236,8 +236,16 @@ void packContraction(IRRewriter &rewriter, linalg::LinalgOp op,
     reassociation.push_back({dim});
   reassociation.push_back({outputRank - 1, outputRank});
   auto splitType = RankedTensorType::get(splitShape, initType.getElementType());
-  Value splitInit = tensor::ExpandShapeOp::create(rewriter, loc, splitType,
-                                                  init, reassociation);
+  // A filled output is filled in the split shape instead, so the default
+  // schedule still sees the fill and starts its accumulators from it.
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Value splitInit = tensor::ExpandShapeOp::create(
+      rewriter, loc, splitType, fill ? fill.getOutputs()[0] : init,
+      reassociation);
+  if (fill)
+    splitInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
+                                       splitInit)
+                    ->getResult(0);
 
   SmallVector<AffineMap> maps;
   SmallVector<Value> inputs;

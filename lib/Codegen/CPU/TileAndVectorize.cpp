@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
@@ -436,6 +437,130 @@ void keepAccumulatorsInRegisters(Operation *nest) {
     hoistLoopInvariantSubsets(rewriter, loop);
 }
 
+/// Vectorizes one tile in place; a tile that does not vectorize stays
+/// scalar. A 2-D convolution tile (oh and kh are 1 here) vectorizes as the
+/// 1-D convolution it decomposes to; the 2-D op itself does not vectorize.
+void vectorizeTile(RewriterBase &rewriter, Operation *tile,
+                   bool namedContraction) {
+  tile = decomposeConvolution(tile);
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},
+                        /*inputScalableVecDims=*/{},
+                        /*vectorizeNDExtract=*/true,
+                        /*flatten1DDepthwiseConv=*/false,
+                        /*assumeDynamicDimsMatchVecSizes=*/false,
+                        /*createNamedContraction=*/namedContraction);
+  if (succeeded(vectorized))
+    rewriter.replaceOp(tile, vectorized->replacements);
+}
+
+/// What tiling with fused fills made: the tiled op, the fill tiles computed
+/// inside its loops, and the loops (outermost first).
+struct FusedTiling {
+  linalg::LinalgOp tiled;
+  SmallVector<Operation *> fills;
+  SmallVector<LoopLikeOpInterface> loops;
+};
+
+/// Tiles `op` by `options`, computing each tile of a `linalg.fill` that
+/// initializes its output inside the loops, so the tile's accumulators start
+/// from the fill's value instead of memory written by a separate pass and
+/// read back. The caller must not tile reduction loops here: a fill fused
+/// into a reduction loop would run on every step of it.
+FailureOr<FusedTiling> tileAndFuseFills(RewriterBase &rewriter,
+                                        linalg::LinalgOp op,
+                                        const scf::SCFTilingOptions &options) {
+  scf::SCFTileAndFuseOptions fuseOptions;
+  fuseOptions.setTilingOptions(options);
+  fuseOptions.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isDestination && isa<linalg::FillOp>(producer.getOwner()))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), fuseOptions);
+  if (failed(result))
+    return failure();
+  FusedTiling tiling;
+  for (Operation *tiled : result->tiledAndFusedOps) {
+    if (isa<linalg::FillOp>(tiled))
+      tiling.fills.push_back(tiled);
+    else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(tiled))
+      tiling.tiled = linalgOp;
+  }
+  if (!tiling.tiled)
+    return failure();
+  for (OpResult value : op->getResults())
+    if (Value replacement = result->replacements.lookup(value))
+      rewriter.replaceAllUsesWith(value, replacement);
+  if (isOpTriviallyDead(op))
+    rewriter.eraseOp(op);
+  tiling.loops = result->loops;
+  return tiling;
+}
+
+/// The register tiling of a contraction or convolution: its parallel loops
+/// (a contraction's column blocks outside its rows, so a thread's rows of A
+/// stay in cache while one block of B's columns is swept down them) with the
+/// fill of its output fused, then its reduction loops inside them, the tile
+/// vectorized and its accumulators kept in registers across the reduction.
+void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
+                 ArrayRef<int64_t> registerTile,
+                 const std::optional<ContractionBlock> &contraction,
+                 bool namedContraction) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> parallelTile(registerTile), reductionTile(registerTile);
+  for (unsigned loop = 0; loop < registerTile.size(); ++loop) {
+    if (iterators[loop] == utils::IteratorType::reduction)
+      parallelTile[loop] = 0;
+    else
+      reductionTile[loop] = 0;
+  }
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), parallelTile));
+  if (contraction) {
+    SmallVector<int64_t> order;
+    for (unsigned loop = 0; loop < registerTile.size(); ++loop) {
+      if (llvm::is_contained(contraction->columnGroup, loop))
+        continue;
+      if (loop == contraction->rowLoop)
+        order.append(contraction->columnGroup.begin(),
+                     contraction->columnGroup.end());
+      order.push_back(loop);
+    }
+    options.setInterchange(order);
+  }
+  FailureOr<FusedTiling> blocks = tileAndFuseFills(rewriter, op, options);
+  if (failed(blocks))
+    return;
+  scf::SCFTilingOptions reductionOptions;
+  reductionOptions.setTileSizes(
+      getAsIndexOpFoldResult(op->getContext(), reductionTile));
+  rewriter.setInsertionPoint(blocks->tiled);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(blocks->tiled.getOperation()),
+      reductionOptions);
+  if (failed(tiled))
+    return;
+  rewriter.replaceOp(blocks->tiled, tiled->replacements);
+  for (Operation *fill : blocks->fills)
+    vectorizeTile(rewriter, fill, /*namedContraction=*/false);
+  for (Operation *tile : tiled->tiledOps)
+    vectorizeTile(rewriter, tile, namedContraction);
+  Operation *outermost = !blocks->loops.empty()
+                             ? blocks->loops.front().getOperation()
+                         : !tiled->loops.empty()
+                             ? tiled->loops.front().getOperation()
+                             : nullptr;
+  if (outermost)
+    keepAccumulatorsInRegisters(outermost);
+}
+
 struct TileAndVectorizePass
     : ke::impl::KeTileAndVectorizeBase<TileAndVectorizePass> {
   using Base::Base;
@@ -449,9 +574,16 @@ struct TileAndVectorizePass
     }
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    // Consumers first: a contraction fuses the fill of its output while the
+    // fill is still one; a fill left without users is then dropped.
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops)
+    for (linalg::LinalgOp op : llvm::reverse(ops)) {
+      if (isOpTriviallyDead(op)) {
+        rewriter.eraseOp(op);
+        continue;
+      }
       ke::tileAndVectorizeOp(rewriter, op, vectorWidth);
+    }
   }
 };
 } // namespace
@@ -533,32 +665,29 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       options.setTileSizes(getAsIndexOpFoldResult(op->getContext(),
                                                   threadTile));
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (succeeded(chunked) && chunked->tiledOps.size() == 1) {
-        rewriter.replaceOp(op, chunked->replacements);
-        op = cast<linalg::LinalgOp>(chunked->tiledOps.front());
+      if (blocked) {
+        // Thread tiles cut parallel loops only: fills fuse safely.
+        FailureOr<FusedTiling> chunked = tileAndFuseFills(rewriter, op, options);
+        if (succeeded(chunked))
+          op = chunked->tiled;
+      } else {
+        rewriter.setInsertionPoint(op);
+        FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
+        if (succeeded(chunked) && chunked->tiledOps.size() == 1) {
+          rewriter.replaceOp(op, chunked->replacements);
+          op = cast<linalg::LinalgOp>(chunked->tiledOps.front());
+        }
       }
     }
   }
 
+  if (blocked) {
+    tileBlocked(rewriter, op, registerTile, contraction, namedContraction);
+    return;
+  }
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), registerTile));
-  // A contraction's column blocks outside its rows: a thread's rows of A
-  // stay in cache while one block of B's columns is swept down them.
-  if (contraction) {
-    SmallVector<int64_t> order;
-    for (unsigned loop = 0; loop < bounds.size(); ++loop) {
-      if (llvm::is_contained(contraction->columnGroup, loop))
-        continue;
-      if (loop == contraction->rowLoop)
-        order.append(contraction->columnGroup.begin(),
-                     contraction->columnGroup.end());
-      order.push_back(loop);
-    }
-    options.setInterchange(order);
-  }
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(op.getOperation()), options);
@@ -566,21 +695,6 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     return;
   rewriter.replaceOp(op, tiled->replacements);
 
-  for (Operation *tile : tiled->tiledOps) {
-    // A 2-D convolution tile (oh and kh are 1 here) vectorizes as the 1-D
-    // convolution it decomposes to; the 2-D op itself does not vectorize.
-    tile = decomposeConvolution(tile);
-    rewriter.setInsertionPoint(tile);
-    FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},
-                          /*inputScalableVecDims=*/{},
-                          /*vectorizeNDExtract=*/true,
-                          /*flatten1DDepthwiseConv=*/false,
-                          /*assumeDynamicDimsMatchVecSizes=*/false,
-                          /*createNamedContraction=*/namedContraction);
-    if (succeeded(vectorized))
-      rewriter.replaceOp(tile, vectorized->replacements);
-  }
-  if (blocked && !tiled->loops.empty())
-    keepAccumulatorsInRegisters(tiled->loops.front());
+  for (Operation *tile : tiled->tiledOps)
+    vectorizeTile(rewriter, tile, namedContraction);
 }

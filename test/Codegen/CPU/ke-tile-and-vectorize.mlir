@@ -1,4 +1,5 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8}))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8},canonicalize))' | FileCheck %s --check-prefix=FILL
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=0}))' 2>&1 | FileCheck %s --check-prefix=BADWIDTH
 
 // BADWIDTH: ke-tile-and-vectorize: vector-width must be positive, found 0
@@ -28,11 +29,43 @@ func.func @matmul(%a: tensor<4x16xf32>, %b: tensor<16x32xf32>, %c: tensor<4x32xf
 // CHECK:         scf.forall ({{.*}}) = (0, 0) to (256, 128) step (32, 64)
 // CHECK:           scf.for {{.*}} to %c64{{.*}} step %c32
 // CHECK:             scf.for {{.*}} to %c32{{.*}} step %c8
-// CHECK:               vector.transfer_read {{.*}} : tensor<32x64xf32>, vector<8x32xf32>
-// CHECK:               scf.for {{.*}} -> (tensor<32x64xf32>, vector<8x32xf32>)
+// CHECK:               vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:               scf.for {{.*}} -> (tensor<8x32xf32>, vector<8x32xf32>)
 // CHECK-COUNT-8:         vector.fma {{.*}} : vector<32xf32>
 // CHECK:           tensor.parallel_insert_slice {{.*}} [32, 64] [1, 1] : tensor<32x64xf32> into tensor<256x128xf32>
 func.func @threaded_matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: tensor<256x128xf32>) -> tensor<256x128xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
+  return %r : tensor<256x128xf32>
+}
+
+// -----
+
+// A filled output (torch-mlir's zero-filled matmul init) is filled tile by
+// tile inside the loops instead: the accumulators start from the constant,
+// C is never read, and the fill's own pass over C is gone.
+// With canonicalization (prefix FILL) the read of the filled tile folds.
+// CHECK-LABEL: func.func @filled_matmul
+// CHECK:         scf.forall
+// CHECK:           linalg.fill
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK:               scf.for {{.*}} -> (tensor<8x32xf32>, vector<8x32xf32>)
+// FILL-LABEL: func.func @filled_matmul
+// FILL-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// FILL-NOT:     linalg.fill
+// FILL:         scf.forall
+// FILL:           scf.for
+// FILL:             scf.for
+// FILL-NOT:           vector.transfer_read {{.*}} vector<8x32xf32>
+// FILL:               scf.for {{.*}} iter_args({{.*}} = %[[ZERO]]) -> (vector<8x32xf32>)
+// FILL-COUNT-8:         vector.fma {{.*}} : vector<32xf32>
+// FILL:               vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// FILL-NOT:     linalg.fill
+func.func @filled_matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>) -> tensor<256x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
   %r = linalg.matmul ins(%a, %b : tensor<256x64xf32>, tensor<64x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
   return %r : tensor<256x128xf32>
 }
