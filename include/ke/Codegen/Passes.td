@@ -505,7 +505,10 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     `ke-pack-contraction-panels` leaves it, included) takes an 8 x 32 register
     block instead (fewer rows where 8 does not divide them), lowered to
     outer-product FMAs with its accumulators kept in registers across the
-    reduction loop, column blocks outside row blocks. 2-D convolutions, NCHW
+    reduction loop, column blocks outside row blocks. A `linalg.fill` of a
+    contraction's or convolution's output is fused into its thread chunks
+    and register blocks (ops are tiled consumers first), so the
+    accumulators start from the fill's value and the output is not read. 2-D convolutions, NCHW
     or NHWC, vectorize through the 1-D convolution their tile decomposes to.
     A channels-last convolution (1-D, 2-D, 3-D or depthwise) is tiled instead by up
     to 16 output pixels times up to 32 channels (a multiple of

@@ -117,3 +117,49 @@ func.func @two_users(%x: tensor<8x16xf32>) -> (tensor<8x16xf32>, tensor<8x16xf32
   } -> tensor<8x16xf32>
   return %b, %c : tensor<8x16xf32>, tensor<8x16xf32>
 }
+
+// -----
+
+// A group norm's view of a Linear's output as groups x channels: folding the
+// expand_shape into the matmul would split its columns (2048 into 512 x 4),
+// so it stays after the matmul (through the bias add only).
+// CHECK-LABEL: func.func @expand_columns_of_matmul
+// CHECK:         linalg.matmul {{.*}} -> tensor<16x2048xf32>
+// CHECK:         tensor.expand_shape {{.*}} output_shape [16, 512, 4]
+func.func @expand_columns_of_matmul(%a: tensor<16x64xf32>, %b: tensor<64x2048xf32>, %bias: tensor<2048xf32>) -> tensor<16x512x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x2048xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x2048xf32>) -> tensor<16x2048xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x2048xf32>) outs(%c : tensor<16x2048xf32>) -> tensor<16x2048xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%m, %bias : tensor<16x2048xf32>, tensor<2048xf32>) outs(%e : tensor<16x2048xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x2048xf32>
+  %v = tensor.expand_shape %r [[0], [1, 2]] output_shape [16, 512, 4] : tensor<16x2048xf32> into tensor<16x512x4xf32>
+  return %v : tensor<16x512x4xf32>
+}
+
+// -----
+
+// Splitting a matmul's rows (an einsum's batches) is harmless: the
+// expand_shape folds into it as before (its operands are expanded instead).
+// CHECK-LABEL: func.func @expand_rows_of_matmul
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME:        outs(%{{.*}} : tensor<4x4x2048xf32>)
+// CHECK-NOT:     tensor.expand_shape
+func.func @expand_rows_of_matmul(%a: tensor<16x64xf32>, %b: tensor<64x2048xf32>) -> tensor<4x4x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x2048xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x2048xf32>) -> tensor<16x2048xf32>
+  %m = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<16x64xf32>, tensor<64x2048xf32>) outs(%c : tensor<16x2048xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x2048xf32>
+  %v = tensor.expand_shape %m [[0, 1], [2]] output_shape [4, 4, 2048] : tensor<16x2048xf32> into tensor<4x4x2048xf32>
+  return %v : tensor<4x4x2048xf32>
+}
