@@ -515,7 +515,15 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     reduction loop, column blocks outside row blocks. A `linalg.fill` of a
     contraction's or convolution's output is fused into its thread chunks
     and register blocks (ops are tiled consumers first), so the
-    accumulators start from the fill's value and the output is not read. 2-D convolutions, NCHW
+    accumulators start from the fill's value and the output is not read.
+    A reduction along the vector loop at least eight vectors long (a row's
+    sum or max; no `linalg.index` in its body) is split first
+    (`linalg::splitReduction`): `vector-width` lanes of partial results per
+    row accumulated in registers, one vector operation per vector of input,
+    then one short reduction of the lanes, instead of a chain of dependent
+    scalar operations per vector. Other reductions whose vector runs along
+    a parallel loop (column reductions, the split's partial results) keep
+    their output tile in registers across the reduction loops. 2-D convolutions, NCHW
     or NHWC, vectorize through the 1-D convolution their tile decomposes to.
     A channels-last convolution (1-D, 2-D, 3-D or depthwise) is tiled instead by up
     to 16 output pixels times up to 32 channels (a multiple of

@@ -455,6 +455,20 @@ void vectorizeTile(RewriterBase &rewriter, Operation *tile,
     rewriter.replaceOp(tile, vectorized->replacements);
 }
 
+/// Whether `op` is a reduction worth splitting into vector accumulators:
+/// one result, one reduction loop, which is the vector loop, at least eight
+/// vectors long, and no `linalg.index` (upstream's split leaves an index of
+/// the split loop unchanged, which would then count the outer part only).
+bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                                  unsigned vectorLoop, int64_t vectorWidth) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  return iterators[vectorLoop] == utils::IteratorType::reduction &&
+         !op.hasIndexSemantics() && op.getNumReductionLoops() == 1 && op.getNumDpsInits() == 1 &&
+         op->getNumResults() == 1 && vectorWidth > 1 &&
+         bounds[vectorLoop] % vectorWidth == 0 &&
+         bounds[vectorLoop] >= 8 * vectorWidth;
+}
+
 /// What tiling with fused fills made: the tiled op, the fill tiles computed
 /// inside its loops, and the loops (outermost first).
 struct FusedTiling {
@@ -540,7 +554,7 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
     return;
   scf::SCFTilingOptions reductionOptions;
   reductionOptions.setTileSizes(
-      getAsIndexOpFoldResult(op->getContext(), reductionTile));
+      getAsIndexOpFoldResult(rewriter.getContext(), reductionTile));
   rewriter.setInsertionPoint(blocks->tiled);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
       rewriter, cast<TilingInterface>(blocks->tiled.getOperation()),
@@ -648,6 +662,29 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   if (contraction)
     registerTile = contraction->tile;
   bool blocked = !registerTile.empty();
+  if (!blocked && splitsIntoVectorAccumulators(op, bounds, *vectorLoop,
+                                               vectorWidth)) {
+    // A long reduction along the vector: partial results in a vector of
+    // `vectorWidth` lanes, one elementwise step per vector of input, then
+    // one short reduction of the lanes per row; reduced into one scalar
+    // per vector instead, each step is a chain of dependent scalar adds.
+    auto control = [&](linalg::LinalgOp) {
+      return linalg::SplitReductionOptions{
+          vectorWidth,
+          static_cast<unsigned>(
+              cast<ShapedType>(op->getResult(0).getType()).getRank()),
+          /*innerParallel=*/true};
+    };
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::SplitReductionResult> split =
+        linalg::splitReduction(rewriter, op, control);
+    if (succeeded(split)) {
+      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
+      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp,
+                         vectorWidth);
+      return;
+    }
+  }
   if (!blocked) {
     registerTile.assign(bounds.size(), 1);
     registerTile[*vectorLoop] = vectorWidth;
@@ -693,8 +730,20 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(tiled))
     return;
+  // A reduction whose vector runs along a parallel loop (the partial
+  // results of a split reduction, a column reduction) keeps its output tile
+  // in registers across the reduction loops. Not an unblocked convolution or
+  // contraction: lowered to outer products along the wrong loop, its vector
+  // FMAs became one per lane.
+  bool accumulatesAcrossLoops =
+      op.getIteratorTypesArray()[*vectorLoop] ==
+          utils::IteratorType::parallel &&
+      op.getNumReductionLoops() > 0 && !linalg::isaContractionOpInterface(op) &&
+      !linalg::isaConvolutionOpInterface(op);
   rewriter.replaceOp(op, tiled->replacements);
 
   for (Operation *tile : tiled->tiledOps)
     vectorizeTile(rewriter, tile, namedContraction);
+  if (accumulatesAcrossLoops && !tiled->loops.empty())
+    keepAccumulatorsInRegisters(tiled->loops.front());
 }

@@ -62,6 +62,7 @@ func.func @threaded_matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>, %c: t
 // FILL-COUNT-8:         vector.fma {{.*}} : vector<32xf32>
 // FILL:               vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
 // FILL-NOT:     linalg.fill
+// FILL-LABEL: func.func @matmul_transpose_b
 func.func @filled_matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>) -> tensor<256x128xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<256x128xf32>
@@ -73,11 +74,17 @@ func.func @filled_matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>) -> tens
 // -----
 
 // A transposed B (matmul_transpose_b) would read each column vector across
-// rows of B: no register block, the reduction loop is the vector instead.
+// rows of B: no register block over the columns; the reduction loop (k, 64
+// long) is the vector instead, split into 8 lanes of partial sums that
+// accumulate in registers (one vector add per vector of k), then reduced
+// once per output.
 // CHECK-LABEL: func.func @matmul_transpose_b
-// CHECK:         vector.transfer_read {{.*}} : tensor<1x8xf32>, vector<1x1x8xf32>
-// CHECK:         vector.multi_reduction <add>
-// CHECK-NOT:     vector<8x32xf32>
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [64, 8, 8]
+// CHECK:         scf.forall {{.*}} -> (tensor<64x64x8xf32>)
+// CHECK:           scf.for {{.*}}vector<8x1x8xf32>)
+// CHECK:             arith.addf {{.*}} : vector<8x1x8xf32>
+// CHECK:         scf.forall {{.*}} -> (tensor<64x64xf32>)
+// CHECK:           vector.multi_reduction <add>, {{.*}} [2] : vector<1x1x8xf32> to vector<1x1xf32>
 #ta = affine_map<(d0, d1, d2) -> (d0, d2)>
 #tb = affine_map<(d0, d1, d2) -> (d1, d2)>
 #tc = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -113,10 +120,16 @@ func.func @threaded_exp(%x: tensor<4x16384xf32>, %init: tensor<4x16384xf32>) -> 
 
 // -----
 
-// Row reduction: most bytes are contiguous along the reduced loop.
+// Row reduction: most bytes are contiguous along the reduced loop, which
+// is the vector. At least eight vectors long, it is split: 8 lanes of
+// partial sums per row, accumulated in registers with one vector add per
+// vector of input, then one reduction of the lanes per row (reduced into a
+// scalar per vector instead, each step was a chain of dependent adds).
 // CHECK-LABEL: func.func @row_sum
-// CHECK:         vector.transfer_read {{.*}} vector<1x8xf32>
-// CHECK:         vector.multi_reduction <add>
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, 8, 8]
+// CHECK:         scf.for {{.*}}vector<1x8xf32>)
+// CHECK:           arith.addf {{.*}} : vector<1x8xf32>
+// CHECK:         vector.multi_reduction <add>, {{.*}} [1] : vector<1x8xf32> to vector<1xf32>
 #in = affine_map<(d0, d1) -> (d0, d1)>
 #out = affine_map<(d0, d1) -> (d0)>
 func.func @row_sum(%x: tensor<4x64xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
@@ -233,4 +246,26 @@ func.func @conv_nwc(%x: tensor<1x258x8xf32>, %w: tensor<3x8x64xf32>, %init: tens
   %r = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
       ins(%x, %w : tensor<1x258x8xf32>, tensor<3x8x64xf32>) outs(%init : tensor<1x256x64xf32>) -> tensor<1x256x64xf32>
   return %r : tensor<1x256x64xf32>
+}
+
+// -----
+
+// A row reduction that reads its loop index (torch-mlir's gathers and
+// argmax) is not split: upstream's split would leave the index counting the
+// outer part of the split loop only.
+// CHECK-LABEL: func.func @row_sum_of_index
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         vector.multi_reduction <add>, {{.*}} [1] : vector<1x8xf32> to vector<1xf32>
+func.func @row_sum_of_index(%x: tensor<4x64xf32>, %acc: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x64xf32>) outs(%acc : tensor<4xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %i = linalg.index 1 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %m = arith.mulf %v, %f : f32
+    %s = arith.addf %m, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
 }
