@@ -516,8 +516,9 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     contraction's or convolution's output is fused into its thread chunks
     and register blocks (ops are tiled consumers first), so the
     accumulators start from the fill's value and the output is not read.
-    A reduction along the vector loop at least eight vectors long (a row's
-    sum or max; no `linalg.index` in its body) is split first
+    A reduction along the vector loop at least eight vectors long and
+    contiguous in an input (a row's sum or max; no `linalg.index` in its
+    body) is split first
     (`linalg::splitReduction`): `vector-width` lanes of partial results per
     row accumulated in registers, one vector operation per vector of input,
     then one short reduction of the lanes, instead of a chain of dependent

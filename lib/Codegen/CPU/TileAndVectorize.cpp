@@ -456,13 +456,22 @@ void vectorizeTile(RewriterBase &rewriter, Operation *tile,
 }
 
 /// Whether `op` is a reduction worth splitting into vector accumulators:
-/// one result, one reduction loop, which is the vector loop, at least eight
-/// vectors long, and no `linalg.index` (upstream's split leaves an index of
+/// one result, one reduction loop, which is the vector loop, contiguous in an
+/// input and at least eight vectors long, and no `linalg.index` (upstream's split leaves an index of
 /// the split loop unchanged, which would then count the outer part only).
 bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
                                   unsigned vectorLoop, int64_t vectorWidth) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  return iterators[vectorLoop] == utils::IteratorType::reduction &&
+  // The lanes must be contiguous in an input: split along a strided loop
+  // (the vector loop where no contiguous loop divides), every vector of
+  // input is a gather and the partial results go through memory.
+  bool contiguous = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    return map.getNumResults() > 0 &&
+           map.getResult(map.getNumResults() - 1) ==
+               getAffineDimExpr(vectorLoop, op.getContext());
+  });
+  return contiguous && iterators[vectorLoop] == utils::IteratorType::reduction &&
          !op.hasIndexSemantics() && op.getNumReductionLoops() == 1 && op.getNumDpsInits() == 1 &&
          op->getNumResults() == 1 && vectorWidth > 1 &&
          bounds[vectorLoop] % vectorWidth == 0 &&
