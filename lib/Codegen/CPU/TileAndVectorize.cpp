@@ -199,13 +199,19 @@ chooseContractionTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
 /// small for threads to pay off or has no parallel loop to split.
 constexpr int64_t kThreadChunks = 16;
 constexpr int64_t kMinThreadedIterations = int64_t(1) << 15;
-SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
-                                      ArrayRef<int64_t> bounds,
-                                      ArrayRef<int64_t> registerTile) {
+
+/// Whether an op of these loop bounds has enough work for threads to pay off.
+bool isWorthThreading(ArrayRef<int64_t> bounds) {
   int64_t iterations = 1;
   for (int64_t bound : bounds)
     iterations *= bound;
-  if (iterations < kMinThreadedIterations)
+  return iterations >= kMinThreadedIterations;
+}
+
+SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
+                                      ArrayRef<int64_t> bounds,
+                                      ArrayRef<int64_t> registerTile) {
+  if (!isWorthThreading(bounds))
     return {};
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> tile(bounds.size(), 0);
@@ -237,19 +243,16 @@ SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
 /// chunk reads its rows of A and its columns of B, so the grid with enough
 /// chunks that reads the least in all is chosen (a 1024^2 output in 16
 /// chunks of 128 x 512, not 16 x 1 of 64 rows that each read all of B),
-/// with a thread's rows of A (rows x K) kept to half a typical L2 so they stay
-/// there while B's column blocks sweep them. The column chunk is counted in blocks of the column
-/// group's outer loop (a packed contraction's panels) or of the register
-/// tile's columns.
+/// with a thread's rows of A (rows x K) kept to half a typical L2 so they
+/// stay there while B's column blocks sweep them. The column chunk is counted
+/// in blocks of the column group's outer loop (a packed contraction's panels)
+/// or of the register tile's columns.
 constexpr int64_t kRowChunkBytes = 512 * 1024;
 SmallVector<int64_t> chooseContractionThreadTile(linalg::LinalgOp op,
                                                  ArrayRef<int64_t> bounds,
                                                  ArrayRef<int64_t> registerTile,
                                                  const ContractionBlock &block) {
-  int64_t iterations = 1;
-  for (int64_t bound : bounds)
-    iterations *= bound;
-  if (iterations < kMinThreadedIterations)
+  if (!isWorthThreading(bounds))
     return {};
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> tile(bounds.size(), 0);
