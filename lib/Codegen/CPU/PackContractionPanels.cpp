@@ -120,7 +120,8 @@ std::optional<std::pair<Value, AffineMap>> lookThroughPermutation(Value value) {
   Block *body = copy.getBlock();
   auto yield = dyn_cast<linalg::YieldOp>(body->getTerminator());
   if (!yield || body->getOperations().size() != 1 ||
-      yield.getNumOperands() != 1 || yield.getOperand(0) != body->getArgument(0))
+      yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != body->getArgument(0))
     return std::nullopt;
   AffineMap outputMap = copy.getMatchingIndexingMap(copy.getDpsInitOperand(0));
   AffineMap inputMap = copy.getMatchingIndexingMap(copy.getDpsInputOperand(0));
@@ -243,9 +244,9 @@ void packContraction(IRRewriter &rewriter, linalg::LinalgOp op,
       rewriter, loc, splitType, fill ? fill.getOutputs()[0] : init,
       reassociation);
   if (fill)
-    splitInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0],
-                                       splitInit)
-                    ->getResult(0);
+    splitInit =
+        linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], splitInit)
+            ->getResult(0);
 
   SmallVector<AffineMap> maps;
   SmallVector<Value> inputs;

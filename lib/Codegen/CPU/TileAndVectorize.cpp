@@ -14,8 +14,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -131,9 +131,9 @@ struct ContractionBlock {
   unsigned rowLoop;
   SmallVector<unsigned> columnGroup;
 };
-std::optional<ContractionBlock>
-chooseContractionTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
-                      int64_t width) {
+std::optional<ContractionBlock> chooseContractionTile(linalg::LinalgOp op,
+                                                      ArrayRef<int64_t> bounds,
+                                                      int64_t width) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1)
     return std::nullopt;
   AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -169,8 +169,8 @@ chooseContractionTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
   }
   if (position < 0)
     return std::nullopt;
-  block.rowLoop = cast<AffineDimExpr>(outputMap.getResult(position))
-                      .getPosition();
+  block.rowLoop =
+      cast<AffineDimExpr>(outputMap.getResult(position)).getPosition();
   int64_t columns = 0;
   for (int64_t size : {4 * width, 2 * width, width})
     if (bounds[columnLoop] % size == 0) {
@@ -248,10 +248,10 @@ SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
 /// in blocks of the column group's outer loop (a packed contraction's panels)
 /// or of the register tile's columns.
 constexpr int64_t kRowChunkBytes = 512 * 1024;
-SmallVector<int64_t> chooseContractionThreadTile(linalg::LinalgOp op,
-                                                 ArrayRef<int64_t> bounds,
-                                                 ArrayRef<int64_t> registerTile,
-                                                 const ContractionBlock &block) {
+SmallVector<int64_t>
+chooseContractionThreadTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                            ArrayRef<int64_t> registerTile,
+                            const ContractionBlock &block) {
   if (!isWorthThreading(bounds))
     return {};
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -281,7 +281,8 @@ SmallVector<int64_t> chooseContractionThreadTile(linalg::LinalgOp op,
         reduction *= bounds[loop];
     unsigned rowLoop = block.rowLoop;
     unsigned columnLoop = block.columnGroup.front();
-    int64_t rowStep = registerTile[rowLoop], columnStep = registerTile[columnLoop];
+    int64_t rowStep = registerTile[rowLoop],
+            columnStep = registerTile[columnLoop];
     // Elements of B per column block: the group's inner extents.
     int64_t columnWidth = 1;
     for (unsigned loop : block.columnGroup)
@@ -306,8 +307,7 @@ SmallVector<int64_t> chooseContractionThreadTile(linalg::LinalgOp op,
         int64_t rowElements = rows * reduction;
         if (rowElements * 4 > kRowChunkBytes)
           rowElements *= 2;
-        int64_t cost =
-            grid * (rowElements + columns * columnWidth * reduction);
+        int64_t cost = grid * (rowElements + columns * columnWidth * reduction);
         // Among equal costs, fewer chunks (less scheduling, longer sweeps).
         if (cost < bestCost || (cost == bestCost && grid < bestGrid)) {
           bestCost = cost;
@@ -322,8 +322,8 @@ SmallVector<int64_t> chooseContractionThreadTile(linalg::LinalgOp op,
         tile[rowLoop] = bestRows;
       if (bestColumns < bounds[columnLoop])
         tile[columnLoop] = bestColumns;
-      chunks *= (bounds[rowLoop] / bestRows) *
-                (bounds[columnLoop] / bestColumns);
+      chunks *=
+          (bounds[rowLoop] / bestRows) * (bounds[columnLoop] / bestColumns);
     }
   }
   if (chunks < 2)
@@ -460,8 +460,9 @@ void vectorizeTile(RewriterBase &rewriter, Operation *tile,
 
 /// Whether `op` is a reduction worth splitting into vector accumulators:
 /// one result, one reduction loop, which is the vector loop, contiguous in an
-/// input and at least eight vectors long, and no `linalg.index` (upstream's split leaves an index of
-/// the split loop unchanged, which would then count the outer part only).
+/// input and at least eight vectors long, and no `linalg.index` (upstream's
+/// split leaves an index of the split loop unchanged, which would then count
+/// the outer part only).
 bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
                                   unsigned vectorLoop, int64_t vectorWidth) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -474,10 +475,11 @@ bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
            map.getResult(map.getNumResults() - 1) ==
                getAffineDimExpr(vectorLoop, op.getContext());
   });
-  return contiguous && iterators[vectorLoop] == utils::IteratorType::reduction &&
-         !op.hasIndexSemantics() && op.getNumReductionLoops() == 1 && op.getNumDpsInits() == 1 &&
-         op->getNumResults() == 1 && vectorWidth > 1 &&
-         bounds[vectorLoop] % vectorWidth == 0 &&
+  return contiguous &&
+         iterators[vectorLoop] == utils::IteratorType::reduction &&
+         !op.hasIndexSemantics() && op.getNumReductionLoops() == 1 &&
+         op.getNumDpsInits() == 1 && op->getNumResults() == 1 &&
+         vectorWidth > 1 && bounds[vectorLoop] % vectorWidth == 0 &&
          bounds[vectorLoop] >= 8 * vectorWidth;
 }
 
@@ -578,11 +580,10 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
     vectorizeTile(rewriter, fill, /*namedContraction=*/false);
   for (Operation *tile : tiled->tiledOps)
     vectorizeTile(rewriter, tile, namedContraction);
-  Operation *outermost = !blocks->loops.empty()
-                             ? blocks->loops.front().getOperation()
-                         : !tiled->loops.empty()
-                             ? tiled->loops.front().getOperation()
-                             : nullptr;
+  Operation *outermost =
+      !blocks->loops.empty()  ? blocks->loops.front().getOperation()
+      : !tiled->loops.empty() ? tiled->loops.front().getOperation()
+                              : nullptr;
   if (outermost)
     keepAccumulatorsInRegisters(outermost);
 }
@@ -674,8 +675,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   if (contraction)
     registerTile = contraction->tile;
   bool blocked = !registerTile.empty();
-  if (!blocked && splitsIntoVectorAccumulators(op, bounds, *vectorLoop,
-                                               vectorWidth)) {
+  if (!blocked &&
+      splitsIntoVectorAccumulators(op, bounds, *vectorLoop, vectorWidth)) {
     // A long reduction along the vector: partial results in a vector of
     // `vectorWidth` lanes, one elementwise step per vector of input, then
     // one short reduction of the lanes per row; reduced into one scalar
@@ -692,8 +693,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
         linalg::splitReduction(rewriter, op, control);
     if (succeeded(split)) {
       tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
-      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp,
-                         vectorWidth);
+      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);
       return;
     }
   }
@@ -711,12 +711,13 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                     : chooseThreadTile(op, bounds, registerTile);
     if (!threadTile.empty()) {
       scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(op->getContext(),
-                                                  threadTile));
+      options.setTileSizes(
+          getAsIndexOpFoldResult(op->getContext(), threadTile));
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       if (blocked) {
         // Thread tiles cut parallel loops only: fills fuse safely.
-        FailureOr<FusedTiling> chunked = tileAndFuseFills(rewriter, op, options);
+        FailureOr<FusedTiling> chunked =
+            tileAndFuseFills(rewriter, op, options);
         if (succeeded(chunked))
           op = chunked->tiled;
       } else {
@@ -747,11 +748,11 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   // in registers across the reduction loops. Not an unblocked convolution or
   // contraction: lowered to outer products along the wrong loop, its vector
   // FMAs became one per lane.
-  bool accumulatesAcrossLoops =
-      op.getIteratorTypesArray()[*vectorLoop] ==
-          utils::IteratorType::parallel &&
-      op.getNumReductionLoops() > 0 && !linalg::isaContractionOpInterface(op) &&
-      !linalg::isaConvolutionOpInterface(op);
+  bool accumulatesAcrossLoops = op.getIteratorTypesArray()[*vectorLoop] ==
+                                    utils::IteratorType::parallel &&
+                                op.getNumReductionLoops() > 0 &&
+                                !linalg::isaContractionOpInterface(op) &&
+                                !linalg::isaConvolutionOpInterface(op);
   rewriter.replaceOp(op, tiled->replacements);
 
   for (Operation *tile : tiled->tiledOps)
