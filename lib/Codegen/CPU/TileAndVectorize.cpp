@@ -208,21 +208,23 @@ bool isWorthThreading(ArrayRef<int64_t> bounds) {
   return iterations >= kMinThreadedIterations;
 }
 
-SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
-                                      ArrayRef<int64_t> bounds,
-                                      ArrayRef<int64_t> registerTile) {
-  if (!isWorthThreading(bounds))
-    return {};
+/// Cuts the outer parallel loops of `op` (but those `skip` names) into
+/// chunks, outermost first, until there are `kThreadChunks` of them: each
+/// loop's chunk is the largest multiple of its register tile dividing it
+/// that still makes enough chunks, else the register tile itself. Writes the
+/// chunk sizes into `tile` (0: not cut) and returns how many chunks there
+/// are.
+int64_t cutOuterParallelLoops(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                              ArrayRef<int64_t> registerTile,
+                              llvm::function_ref<bool(unsigned)> skip,
+                              MutableArrayRef<int64_t> tile) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<int64_t> tile(bounds.size(), 0);
   int64_t chunks = 1;
   for (unsigned loop = 0; loop < bounds.size() && chunks < kThreadChunks;
        ++loop) {
     if (iterators[loop] != utils::IteratorType::parallel ||
-        bounds[loop] <= registerTile[loop])
+        bounds[loop] <= registerTile[loop] || skip(loop))
       continue;
-    // The largest multiple of the register tile dividing the loop that
-    // still makes enough chunks, else the register tile itself.
     int64_t chosen = registerTile[loop];
     for (int64_t size = bounds[loop] / 2; size > registerTile[loop]; --size)
       if (bounds[loop] % size == 0 && size % registerTile[loop] == 0 &&
@@ -233,6 +235,17 @@ SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
     tile[loop] = chosen;
     chunks *= bounds[loop] / chosen;
   }
+  return chunks;
+}
+
+SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
+                                      ArrayRef<int64_t> bounds,
+                                      ArrayRef<int64_t> registerTile) {
+  if (!isWorthThreading(bounds))
+    return {};
+  SmallVector<int64_t> tile(bounds.size(), 0);
+  int64_t chunks = cutOuterParallelLoops(
+      op, bounds, registerTile, [](unsigned) { return false; }, tile);
   if (chunks < 2)
     return {};
   return tile;
@@ -256,24 +269,14 @@ chooseContractionThreadTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
     return {};
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> tile(bounds.size(), 0);
-  int64_t chunks = 1;
-  // Batches: whole batches per chunk, outermost first.
-  for (unsigned loop = 0; loop < bounds.size() && chunks < kThreadChunks;
-       ++loop) {
-    if (iterators[loop] != utils::IteratorType::parallel ||
-        loop == block.rowLoop || llvm::is_contained(block.columnGroup, loop) ||
-        bounds[loop] <= 1)
-      continue;
-    int64_t chosen = 1;
-    for (int64_t size = bounds[loop] / 2; size > 1; --size)
-      if (bounds[loop] % size == 0 &&
-          chunks * (bounds[loop] / size) >= kThreadChunks) {
-        chosen = size;
-        break;
-      }
-    tile[loop] = chosen;
-    chunks *= bounds[loop] / chosen;
-  }
+  // Batches (their register tile is 1): whole batches per chunk.
+  int64_t chunks = cutOuterParallelLoops(
+      op, bounds, registerTile,
+      [&](unsigned loop) {
+        return loop == block.rowLoop ||
+               llvm::is_contained(block.columnGroup, loop);
+      },
+      tile);
   if (chunks < kThreadChunks) {
     int64_t reduction = 1;
     for (unsigned loop = 0; loop < bounds.size(); ++loop)
