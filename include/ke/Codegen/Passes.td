@@ -522,9 +522,9 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     (`linalg::splitReduction`): `vector-width` lanes of partial results per
     row accumulated in registers, one vector operation per vector of input,
     then one short reduction of the lanes, instead of a chain of dependent
-    scalar operations per vector. Other reductions whose vector runs along
-    a parallel loop (column reductions, the split's partial results) keep
-    their output tile in registers across the reduction loops. 2-D convolutions, NCHW
+    scalar operations per vector. A reduction whose vector runs along a
+    parallel loop with reduction loops inside its tile loops (the split's
+    partial results) keeps its output tile in registers across them. 2-D convolutions, NCHW
     or NHWC, vectorize through the 1-D convolution their tile decomposes to.
     A channels-last convolution (1-D, 2-D, 3-D or depthwise) is tiled instead by up
     to 16 output pixels times up to 32 channels (a multiple of
@@ -573,8 +573,15 @@ def KePackContractionPanels
     C'[m, j, l] += A[m, k] * Bp[j, k, l]    // C' = C viewed as [M, N / P, P]
     ```
 
-    so each column block is one contiguous array read in order. A
-    contraction is packed when it has one result and two inputs of one
+    so each column block is one contiguous array read in order. The copy is
+    a permutation of B with its column dimension split by a free
+    `tensor.expand_shape`, and the contraction on the panels is a
+    `linalg.contract` (its body is a multiply-add of one element type), so
+    the default schedule vectorizes both. A transposing copy producing B
+    (torch-mlir's `linalg.transpose` of a Linear's weight) is read through
+    and dropped; a `linalg.fill` of the output is filled again in the split
+    shape, so the default schedule still sees it. A contraction is packed
+    when it has one result and two inputs of one
     float element type, static shapes, indexing maps that are plain loop
     indices, an output whose innermost loop (its columns) is read by one
     input only, `P` dividing the columns, and at least `min-rows` output

@@ -746,9 +746,9 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(tiled))
     return;
-  // A reduction whose vector runs along a parallel loop (the partial
-  // results of a split reduction, a column reduction) keeps its output tile
-  // in registers across the reduction loops. Not an unblocked convolution or
+  // A reduction whose vector runs along a parallel loop keeps its output
+  // tile in registers across the reduction loops inside its tile loops (the
+  // partial results of a split reduction). Not an unblocked convolution or
   // contraction: lowered to outer products along the wrong loop, its vector
   // FMAs became one per lane.
   bool accumulatesAcrossLoops = op.getIteratorTypesArray()[*vectorLoop] ==

@@ -269,3 +269,22 @@ func.func @row_sum_of_index(%x: tensor<4x64xf32>, %acc: tensor<4xf32>) -> tensor
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A reduction whose vector is a strided loop (the innermost, contiguous
+// loop, 7 long, takes no vector of 8) is not split: each vector of it is a
+// gather, and the partial results would go through memory.
+// CHECK-LABEL: func.func @strided_sum
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         vector.multi_reduction <add>
+func.func @strided_sum(%x: tensor<4x64x7xf32>, %acc: tensor<4x7xf32>) -> tensor<4x7xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<4x64x7xf32>) outs(%acc : tensor<4x7xf32>) {
+  ^bb0(%v: f32, %a: f32):
+    %s = arith.addf %v, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4x7xf32>
+  return %r : tensor<4x7xf32>
+}
+
