@@ -108,8 +108,8 @@ std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) 
     addKnob("w", std::to_string(knobs.warps));
   if (knobs.tensorCoreTile != defaults.tensorCoreTile)
     addKnob("c", std::to_string(knobs.tensorCoreTile));
-  if (knobs.tensorCoreStages != defaults.tensorCoreStages)
-    addKnob("p", std::to_string(knobs.tensorCoreStages));
+  if (knobs.stages != defaults.stages)
+    addKnob("p", std::to_string(knobs.stages));
   return name;
 }
 
@@ -207,7 +207,7 @@ llvm::Error GPURunner::lower(ModuleOp module, bool binary) {
   lowering.vectorWidth = options.gpu.vectorWidth;
   lowering.warps = options.gpu.warps;
   lowering.tensorCoreTile = options.gpu.tensorCoreTile;
-  lowering.tensorCoreStages = options.gpu.tensorCoreStages;
+  lowering.stages = options.gpu.stages;
   std::optional<ScopedROCmLinker> rocmLinker;
   if (binary) {
     lowering.format = "bin";

@@ -42,10 +42,10 @@
 
 #include "ke/Target/GPUPipeline.h"
 
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassRegistry.h"
 #include "ke/Codegen/FrontEndCleanup.h"
 #include "ke/Target/TargetInfo.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -69,27 +69,26 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   for (int64_t size : options.threadTile)
     threadTile.push_back(std::to_string(size));
   std::string reductions =
-      llvm::formatv("func.func({5}ke-stage-contractions-for-gpu{{tile={2} "
-                    "warps={4}},"
-                    "ke-distribute-reductions-for-gpu{{"
-                    "max-threads={0}{1}},"
-                    "ke-vectorize-elementwise-for-gpu{{width={3}}),",
-                    options.reductionThreads.getValue(),
-                    threadTile.empty()
-                        ? std::string()
-                        : " thread-tile=" + llvm::join(threadTile, ","),
-                    options.sharedTile.getValue(),
-                    options.vectorWidth.getValue(),
-                    options.warps.getValue(),
-                    vendor == "amd"
-                        ? std::string()
-                        : llvm::formatv(
-                              "ke-tensor-core-contractions-for-gpu{{tile={0} "
+      llvm::formatv(
+          "func.func({5}ke-stage-contractions-for-gpu{{tile={2} "
+          "warps={4} stages={6} async-copies={7}},"
+          "ke-distribute-reductions-for-gpu{{"
+          "max-threads={0}{1}},"
+          "ke-vectorize-elementwise-for-gpu{{width={3}}),",
+          options.reductionThreads.getValue(),
+          threadTile.empty() ? std::string()
+                             : " thread-tile=" + llvm::join(threadTile, ","),
+          options.sharedTile.getValue(), options.vectorWidth.getValue(),
+          options.warps.getValue(),
+          vendor == "amd"
+              ? std::string()
+              : llvm::formatv("ke-tensor-core-contractions-for-gpu{{tile={0} "
                               "min-blocks={1} stages={2}},",
                               options.tensorCoreTile.getValue(),
                               target.gpu.multiprocessors,
-                              options.tensorCoreStages.getValue())
-                              .str())
+                              options.stages.getValue())
+                    .str(),
+          options.stages.getValue(), vendor != "amd")
           .str();
   bool amd = vendor == "amd";
   // AMD without ROCm's device libraries: f32 math as polynomials (no
@@ -115,6 +114,7 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "ke-guard-asserts-for-gpu,convert-parallel-loops-to-gpu),"
              "canonicalize,"
              "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
+             "ke-align-workgroup-memory,"
              "{4}ke-time-gpu-kernels{{vendor={2}},func.func(gpu-async-region),"
              "ke-lower-probes{{runtime=gpu},",
              tiling, reductions, vendor, amd ? "ke-approximate-math," : "",
@@ -127,12 +127,10 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
 /// The vendor-neutral shape of both pipelines: mapping to the GPU, the
 /// vendor's preparation and target attachment, host arithmetic to LLVM, the
 /// kernels' lowering inside gpu.module, then the host side and the binary.
-static LogicalResult buildGPUPipeline(OpPassManager &pm,
-                                      const ke::LowerGPUOptions &options,
-                                      llvm::StringRef vendor,
-                                      llvm::StringRef prepareAndAttach,
-                                      llvm::StringRef kernelLowering,
-                                      llvm::raw_ostream &errors) {
+static LogicalResult
+buildGPUPipeline(OpPassManager &pm, const ke::LowerGPUOptions &options,
+                 llvm::StringRef vendor, llvm::StringRef prepareAndAttach,
+                 llvm::StringRef kernelLowering, llvm::raw_ostream &errors) {
   std::string format =
       options.format.empty() ? "isa" : options.format.getValue();
   std::string text =

@@ -56,34 +56,32 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   // Registered here, not at load time: in the release archive's multi-call
   // binary ke-opt's own options must not meet these.
   cl::OptionCategory runCategory("ke-run options");
-  cl::opt<std::string> inputFilename(cl::Positional,
-                                            cl::desc("<input .mlir file>"),
-                                            cl::cat(runCategory));
-  cl::opt<std::string>
-      kernelName("kernel",
-                 cl::desc("Only this kernel (default: every kernel in the file)"),
-                 cl::cat(runCategory));
+  cl::opt<std::string> inputFilename(
+      cl::Positional, cl::desc("<input .mlir file>"), cl::cat(runCategory));
+  cl::opt<std::string> kernelName(
+      "kernel",
+      cl::desc("Only this kernel (default: every kernel in the file)"),
+      cl::cat(runCategory));
   cl::opt<std::string> candidateName(
       "candidate",
       cl::desc("For a ke.kernel: evaluate this candidate (default: the best "
                "correct candidate, else the reference)"),
       cl::cat(runCategory));
   cl::opt<std::string> targetName("target", cl::init("cpu"),
-                                         cl::desc("cpu, nvgpu, amdgpu or riscv"),
-                                         cl::cat(runCategory));
+                                  cl::desc("cpu, nvgpu, amdgpu or riscv"),
+                                  cl::cat(runCategory));
   cl::opt<std::string> referenceFilename(
       "reference",
       cl::desc("Take the reference function (same name) from this file instead "
                "of the kernel itself"),
       cl::cat(runCategory));
   cl::opt<uint64_t> seed("seed", cl::init(1), cl::desc("First input seed"),
-                                cl::cat(runCategory));
+                         cl::cat(runCategory));
   cl::opt<unsigned> numSeeds("seeds", cl::init(2),
-                                    cl::desc("Input seeds checked (>= 1)"),
-                                    cl::cat(runCategory));
-  cl::opt<bool> emitJson("json",
-                                cl::desc("Print one JSON line per kernel"),
-                                cl::cat(runCategory));
+                             cl::desc("Input seeds checked (>= 1)"),
+                             cl::cat(runCategory));
+  cl::opt<bool> emitJson("json", cl::desc("Print one JSON line per kernel"),
+                         cl::cat(runCategory));
   cl::opt<std::string> reportPath(
       "report",
       cl::desc("Write each kernel's JSON line to this file too: a channel the "
@@ -92,20 +90,21 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       cl::value_desc("path"), cl::cat(runCategory));
   cl::opt<bool> calibrateOnly(
       "calibrate",
-      cl::desc("Measure this machine's peak GFLOP/s and GB/s (with a GPU --target: the "
+      cl::desc("Measure this machine's peak GFLOP/s and GB/s (with a GPU "
+               "--target: the "
                "GPU's, by a device copy and an FMA loop), cache and print "
                "them"),
       cl::cat(runCategory));
   cl::opt<bool> checkOnly("check-only",
-                                 cl::desc("Check correctness, skip timing"),
-                                 cl::cat(runCategory));
+                          cl::desc("Check correctness, skip timing"),
+                          cl::cat(runCategory));
   cl::opt<double> minTime("min-time", cl::init(0.2),
-                                 cl::desc("Seconds of timed runs (at least 5)"),
-                                 cl::cat(runCategory));
-  cl::opt<unsigned>
-      timeoutSeconds("timeout", cl::init(120),
-                     cl::desc("Seconds one kernel may take in all (0: no limit)"),
-                     cl::cat(runCategory));
+                          cl::desc("Seconds of timed runs (at least 5)"),
+                          cl::cat(runCategory));
+  cl::opt<unsigned> timeoutSeconds(
+      "timeout", cl::init(120),
+      cl::desc("Seconds one kernel may take in all (0: no limit)"),
+      cl::cat(runCategory));
   cl::opt<unsigned> memoryLimit(
       "memory-limit", cl::init(8192),
       cl::desc("MiB of heap and private mappings the process may use "
@@ -124,10 +123,10 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                "this before JIT-compiling it (0: no bound)"),
       cl::cat(runCategory));
   cl::opt<bool> naive("naive",
-                             cl::desc("Lower the candidate with the naive "
-                                      "pipeline too: no schedule of ke-run's "
-                                      "own (for already scheduled candidates)"),
-                             cl::cat(runCategory));
+                      cl::desc("Lower the candidate with the naive "
+                               "pipeline too: no schedule of ke-run's "
+                               "own (for already scheduled candidates)"),
+                      cl::cat(runCategory));
   cl::opt<std::string> outputs(
       "outputs", cl::init("caller"),
       cl::desc("Who provides the result buffers of a CPU kernel: caller "
@@ -202,11 +201,12 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                "tensor cores (32, 64 or 128, halved for small grids; 0: none; "
                "bundles of other values are named <kernel>@c<N>)"),
       cl::cat(runCategory));
-  cl::opt<int64_t> gpuTensorCoreStages(
-      "gpu-tensor-core-stages",
-      cl::init(ke::GPUScheduleDefaults::tensorCoreStages),
-      cl::desc("nvgpu: steps of K in flight (cp.async stages) in "
-               "contractions on tensor cores, at least 1"),
+  cl::opt<int64_t> gpuStages(
+      "gpu-stages", cl::init(ke::GPUScheduleDefaults::stages),
+      cl::desc("nvgpu/amdgpu: steps of K in flight in contractions staged "
+               "through shared memory (SIMT and tensor cores; cp.async on "
+               "nvgpu), at least 1; fewer where shared memory does not "
+               "hold them"),
       cl::cat(runCategory));
   cl::opt<int64_t> gpuVectorWidth(
       "gpu-vector-width", cl::init(ke::GPUScheduleDefaults::vectorWidth),
@@ -218,24 +218,24 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       "emit-asm",
       cl::desc("riscv: print the kernel's RISC-V assembly before its report"),
       cl::cat(runCategory));
-  cl::opt<std::string>
-      riscvCPU("riscv-cpu", cl::init("sifive-x280"),
-               cl::desc("riscv: the CPU model of code generation and of "
-                        "llvm-mca's cycle estimate"),
-               cl::cat(runCategory));
+  cl::opt<std::string> riscvCPU(
+      "riscv-cpu", cl::init("sifive-x280"),
+      cl::desc("riscv: the CPU model of code generation and of "
+               "llvm-mca's cycle estimate"),
+      cl::cat(runCategory));
   cl::opt<std::string> workDirectory(
       "work-dir",
       cl::desc("riscv: keep the object, harness, assembly and llvm-mca input "
                "in this directory (default: a temporary one, removed)"),
       cl::cat(runCategory));
-  cl::opt<double>
-      riscvGHz("riscv-ghz", cl::init(1.0),
-               cl::desc("riscv: clock that turns estimated cycles into time"),
-               cl::cat(runCategory));
+  cl::opt<double> riscvGHz(
+      "riscv-ghz", cl::init(1.0),
+      cl::desc("riscv: clock that turns estimated cycles into time"),
+      cl::cat(runCategory));
   cl::opt<int64_t> vectorWidth("vector-width", cl::init(8),
-                                      cl::desc("Vector width of the default "
-                                               "schedule"),
-                                      cl::cat(runCategory));
+                               cl::desc("Vector width of the default "
+                                        "schedule"),
+                               cl::cat(runCategory));
 
   cl::HideUnrelatedOptions(runCategory);
   llvm::SmallVector<char *> arguments;
@@ -298,7 +298,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.gpu.sharedTile = gpuSharedTile;
   options.gpu.warps = gpuWarps;
   options.gpu.tensorCoreTile = gpuTensorCoreTile;
-  options.gpu.tensorCoreStages = gpuTensorCoreStages;
+  options.gpu.stages = gpuStages;
   options.gpu.vectorWidth = gpuVectorWidth;
   return command;
 }

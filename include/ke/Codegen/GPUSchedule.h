@@ -27,14 +27,15 @@ struct GPUScheduleDefaults {
   /// through shared memory (0: no staging).
   static constexpr int64_t sharedTile = 64;
   /// Warps per block of staged contractions.
-  static constexpr int64_t warps = 8;
+  static constexpr int64_t warps = 4;
   /// Elements per thread of elementwise ops, moved as one vector.
   static constexpr int64_t vectorWidth = 4;
   /// Outputs per block along i and j of contractions on tensor cores
   /// (0: none).
   static constexpr int64_t tensorCoreTile = 128;
-  /// Steps of K in flight in those contractions (cp.async stages).
-  static constexpr int64_t tensorCoreStages = 3;
+  /// Steps of K in flight in contractions staged through shared memory
+  /// (SIMT and tensor cores): copies start stages - 1 steps ahead.
+  static constexpr int64_t stages = 3;
 };
 
 struct GPUSchedule {
@@ -50,7 +51,7 @@ struct GPUSchedule {
   int64_t vectorWidth = GPUScheduleDefaults::vectorWidth;
   int64_t tensorCoreTile = GPUScheduleDefaults::tensorCoreTile;
   /// A pipeline option only (no function attribute yet).
-  int64_t tensorCoreStages = GPUScheduleDefaults::tensorCoreStages;
+  int64_t stages = GPUScheduleDefaults::stages;
 
   /// `options` with every knob `function` carries as an attribute replaced
   /// by the attribute's value.

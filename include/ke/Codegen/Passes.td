@@ -5,6 +5,24 @@
 
 include "mlir/Pass/PassBase.td"
 
+def KeAlignWorkgroupMemory : Pass<"ke-align-workgroup-memory"> {
+  let summary = "Align every kernel's workgroup buffers for 16-byte accesses";
+  let description = [{
+    Gives each workgroup attribution of every `gpu.func` an `llvm.align` of
+    `alignment` bytes (unless it has one at least as large), which the GPU
+    lowerings give the buffer's global. Without it a buffer is aligned to
+    its element only (`.shared .align 4` for f32), yet the contraction
+    rewrites read and fill their shared slices with 16-byte vectors
+    (`ld.shared.v4`, `cp.async` of 16 bytes), which need 16-byte addresses:
+    that they land on them otherwise is an accident of the buffers' sizes.
+    Runs on any op, after `gpu-kernel-outlining`.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", "16",
+           "Bytes every workgroup buffer is aligned to">
+  ];
+}
+
 def KeFoldKnownBlockDims : Pass<"ke-fold-known-block-dims"> {
   let summary = "Replace block-size reads by the kernel's known block size";
   let description = [{
@@ -185,22 +203,35 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     Q x K^T in either layout; conv_2d_nhwc_hwcf: n, oh, ow | f | kh, kw, c,
     the input read at oh + kh). It becomes a `gpu.launch`: one block of
     16 x 2`warps` threads per `tile` x `tile` outputs (batches on the
-    grid's z; 8 warps: 16 x 16), each thread accumulating (`tile`/16) x
-    (`tile`/2`warps`) outputs in registers (thread (x, y) owns rows
-    y + 2`warps` r and columns x + 16c: conflict-free shared reads,
-    coalesced stores). Fewer warps give each thread more outputs (more
+    grid's z), each thread accumulating (`tile`/2`warps`) x (`tile`/16)
+    outputs in registers. Fewer warps give each thread more outputs (more
     reuse of each shared value, fewer threads to hide latency); the
     function's `ke.gpu_warps` (the search's knob) wins over `warps`. A tile
     that leaves a thread row without a tile row, or a thread more than 64
-    accumulators, is not staged. K runs in steps of `k-step`: the block copies
-    each input's slice of the step into shared memory (a workgroup
-    attribution of `k-step` x (`tile` + 1) elements, the padding against
-    bank conflicts; read from global memory along the input's innermost
-    dimension; flat rows, columns and k delinearized into the loops),
-    `gpu.barrier`, accumulates from shared memory with the step's
-    iterations unrolled, and `gpu.barrier` again. Rows or columns that do
-    not fill the last tile are guarded. A `linalg.fill` of the output right
-    before the op becomes the accumulators' start.
+    accumulators, is not staged.
+
+    K runs in steps of `k-step` through `stages` buffers of shared memory
+    (`GPUSharedSlices.h`, shared with the tensor-core rewrite): each input's
+    slice of a step is laid out as the input is, [line][k] (rows padded by
+    16 bytes) or [k][line] (rows padded by 4 elements), and copied in
+    16-byte vectors where the input is contiguous along its innermost loop
+    (`nvgpu.device_async_copy`, cp.async, zero-filled past ragged rows,
+    columns and K; with `async-copies=false`, for AMD, vector loads and
+    stores through registers), element by element otherwise. Copies start
+    `stages` - 1 steps ahead of their use; the step waits for its own,
+    `gpu.barrier`, accumulates with its iterations unrolled, and
+    `gpu.barrier` again. As many stages as fit in 48 KB are kept.
+
+    A thread reads its values from shared memory as 16-byte vectors: from a
+    [k][line] slice it owns runs of 4 (or 2) consecutive lines, thread t's
+    run g starting at g x lanes x 4 + 4t, so a warp's lanes read
+    neighbouring vectors; from a [line][k] slice it owns lines t + lanes g
+    (their padded rows on different banks) and reads four k at a time. The
+    cloned body's arithmetic carries `fastmath<contract>`, so that its
+    multiply and add become one FMA (NVPTX otherwise keeps them apart, at
+    half the rate). Rows or columns that do not fill the last tile are
+    guarded. A `linalg.fill` of the output right before the op becomes the
+    accumulators' start.
 
     The tile is `tile`, halved (down to 16) while the grid would have fewer
     than `min-blocks` blocks (a GPU has more SMs than a small product has
@@ -208,7 +239,7 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     taken exactly, 0 turning staging off. Ops whose K is not a multiple of
     `k-step`, without both A-like and B-like inputs, with an input that is
     the output, or whose launch would not fit (more than 65535 row tiles or
-    batches, more than 48 KB of slices) are left to
+    batches, more than 48 KB for one stage) are left to
     `ke-distribute-reductions-for-gpu`. Without staging, every output reads
     its whole row and column from global memory (through L1/L2).
   }];
@@ -223,13 +254,22 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
            "Fewest blocks worth a smaller tile: the tile is halved (down "
            "to 16) while the grid has fewer">,
     Option<"warps", "warps", "int64_t", "::ke::GPUScheduleDefaults::warps",
-           "Warps per block: 2, 4, 8 or 16 (16 x 2*warps threads)">
+           "Warps per block: 2, 4, 8 or 16 (16 x 2*warps threads)">,
+    Option<"stages", "stages", "int64_t", "::ke::GPUScheduleDefaults::stages",
+           "Steps of K in flight: copies of a step start stages - 1 steps "
+           "before its use (fewer where 48 KB of shared memory does not "
+           "hold them)">,
+    Option<"asyncCopies", "async-copies", "bool", "true",
+           "Copy 16-byte vectors straight to shared memory with cp.async "
+           "(NVIDIA); otherwise through registers">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::affine::AffineDialect"];
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu", "mlir::func::FuncOp"> {
@@ -273,7 +313,7 @@ def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu",
            "Fewest blocks worth a smaller tile: the tile is halved (down "
            "to 32) while the grid has fewer">,
     Option<"stages", "stages", "int64_t",
-           "::ke::GPUScheduleDefaults::tensorCoreStages",
+           "::ke::GPUScheduleDefaults::stages",
            "Steps of K in flight: copies of a step start stages - 1 steps "
            "before its mma (fewer where `max-shared` does not hold them)">,
     Option<"maxShared", "max-shared", "int64_t", "49152",

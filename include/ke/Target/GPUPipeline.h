@@ -66,11 +66,12 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
                      "on NVIDIA tensor cores (ke-tensor-core-contractions-"
                      "for-gpu): 32, 64 or 128; 0: none"),
       llvm::cl::init(GPUScheduleDefaults::tensorCoreTile)};
-  Option<int64_t> tensorCoreStages{
-      *this, "tensor-core-stages",
-      llvm::cl::desc("Steps of K in flight in contractions on tensor cores "
-                     "(cp.async stages)"),
-      llvm::cl::init(GPUScheduleDefaults::tensorCoreStages)};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Steps of K in flight in contractions staged through "
+                     "shared memory, SIMT and tensor cores (cp.async "
+                     "stages on NVIDIA)"),
+      llvm::cl::init(GPUScheduleDefaults::stages)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Elements per thread of elementwise ops, read and "

@@ -1,4 +1,5 @@
-//===- DropFusedChecksForGPU.cpp - ke-drop-fused-checks-for-gpu ------------===//
+//===- DropFusedChecksForGPU.cpp - ke-drop-fused-checks-for-gpu
+//------------===//
 //
 // Elementwise fusion copies an asserting producer into its consumers and
 // leaves the original with no outputs; on GPU targets that leftover would

@@ -10,8 +10,7 @@
 
 using namespace mlir;
 
-std::optional<ke::GPUContraction>
-ke::matchGPUContraction(linalg::LinalgOp op) {
+std::optional<ke::GPUContraction> ke::matchGPUContraction(linalg::LinalgOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0 || op.getNumDpsInputs() == 0 ||
       llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
@@ -86,7 +85,8 @@ void ke::detail::scatterIvs(OpBuilder &builder, Location loc, Value linear,
   SmallVector<int64_t> shape;
   for (unsigned loop : loops)
     shape.push_back(bounds[loop]);
-  for (auto [loop, iv] : llvm::zip(loops, delinearize(builder, loc, linear, shape)))
+  for (auto [loop, iv] :
+       llvm::zip(loops, delinearize(builder, loc, linear, shape)))
     ivs[loop] = iv;
 }
 

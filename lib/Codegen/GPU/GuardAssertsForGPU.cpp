@@ -1,4 +1,5 @@
-//===- GuardAssertsForGPU.cpp - ke-guard-asserts-for-gpu -------------------===//
+//===- GuardAssertsForGPU.cpp - ke-guard-asserts-for-gpu
+//-------------------===//
 //
 // convert-parallel-loops-to-gpu does not map a parallel loop whose body
 // holds a cf.assert directly; the same check under an scf.if it maps.

@@ -11,10 +11,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ke/KeDialect.h"
 #include "ke/Codegen/GPUContraction.h"
 #include "ke/Codegen/GPUSchedule.h"
+#include "ke/Codegen/GPUSharedSlices.h"
 #include "ke/Codegen/Passes.h"
+#include "ke/KeDialect.h"
 
 #include "ke/Codegen/LinalgOnBuffers.h"
 
@@ -24,7 +25,9 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
@@ -36,9 +39,9 @@ namespace ke {
 using namespace mlir;
 using ke::detail::applyMap;
 using ke::detail::emitGuarded;
+using ke::detail::findInitializingFill;
 using ke::detail::loadOrZero;
 using ke::detail::scatterIvs;
-using ke::detail::findInitializingFill;
 
 namespace {
 /// Threads per block along the columns (x); along the rows (y) two per
@@ -73,26 +76,113 @@ int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
   return tile;
 }
 
-/// Whether the launch fits the hardware: rows on the grid's y and batches
-/// on its z (at most 65535 each), the slices in the 48 KB of static shared
-/// memory a block may have.
-bool fitsDevice(const StagedContraction &contraction, int64_t stepK) {
-  constexpr int64_t kMaxGridYZ = 65535, kMaxStaticShared = 48 * 1024;
+/// Every input's slice plan.
+SmallVector<ke::SharedSlice> planSlices(const StagedContraction &contraction,
+                                        const ke::SharedStaging &staging) {
+  SmallVector<ke::SharedSlice> slices;
   linalg::LinalgOp op = contraction.op;
-  int64_t shared = 0;
-  for (OpOperand *input : op.getDpsInputOperands())
-    shared +=
-        stepK * (contraction.tile + 1) *
-        cast<MemRefType>(input->get().getType()).getElementTypeBitWidth() / 8;
-  return llvm::divideCeil(contraction.rows, contraction.tile) <= kMaxGridYZ &&
-         contraction.batches <= kMaxGridYZ && shared <= kMaxStaticShared;
+  for (unsigned position = 0; position < op.getNumDpsInputs(); ++position)
+    slices.push_back(ke::planSharedSlice(contraction, position, staging));
+  return slices;
 }
 
-void stage(const StagedContraction &contraction, int64_t stepK) {
+/// The walk through shared memory: slices laid out as their inputs are,
+/// [k][line] rows padded by 16 bytes (aligned vector reads), as many of
+/// `stages` as fit in static shared memory.
+ke::SharedStaging stagingFor(const StagedContraction &contraction,
+                             int64_t stepK, int64_t stages, bool asyncCopies) {
+  ke::SharedStaging staging;
+  staging.tile = contraction.tile;
+  staging.stepK = stepK;
+  staging.stages = 1;
+  staging.linePadding = 4;
+  staging.asyncCopies = asyncCopies;
+  int64_t perStage = ke::sharedStageBytes(
+      contraction, planSlices(contraction, staging), staging);
+  staging.stages = std::max<int64_t>(
+      1, std::min<int64_t>(stages, ke::kMaxStaticSharedBytes / perStage));
+  return staging;
+}
+
+/// Whether the launch fits the hardware: rows on the grid's y and batches
+/// on its z (at most 65535 each), a stage of slices in the 48 KB of static
+/// shared memory a block may have.
+bool fitsDevice(const StagedContraction &contraction,
+                const ke::SharedStaging &staging) {
+  constexpr int64_t kMaxGridYZ = 65535;
+  return llvm::divideCeil(contraction.rows, contraction.tile) <= kMaxGridYZ &&
+         contraction.batches <= kMaxGridYZ &&
+         staging.stages * ke::sharedStageBytes(contraction,
+                                               planSlices(contraction, staging),
+                                               staging) <=
+             ke::kMaxStaticSharedBytes;
+}
+
+/// Elements a thread reads from shared memory as one vector: 16 bytes of
+/// 32-bit (or narrower) elements.
+constexpr int64_t kVectorElements = 4;
+
+/// Which rows or columns of the tile a thread owns along one side, and how
+/// it reads them from that side's [k][line] slices.
+struct SideOwnership {
+  /// Consecutive lines a thread owns together (read as one vector from a
+  /// [k][line] slice); 1: lines `lanes` apart.
+  int64_t vector = 1;
+  /// The thread's lines, relative to the tile.
+  SmallVector<Value> lines;
+};
+
+/// Threads own `perThread` lines of a side in runs of `vector`: thread t's
+/// run g starts at g * lanes * vector + t * vector, so the lanes of a warp
+/// read neighbouring 16-byte vectors. Where a side's slice is [line][k]
+/// (k read as vectors instead), runs of one: lines t + lanes g, whose rows
+/// land on different banks.
+SideOwnership ownSide(OpBuilder &builder, Location loc,
+                      ArrayRef<ke::SharedSlice> slices, bool alongRows,
+                      int64_t perThread, int64_t lanes, Value thread) {
+  SideOwnership side;
+  bool lineVectors = llvm::all_of(slices, [&](const ke::SharedSlice &slice) {
+    return slice.alongRows != alongRows || !slice.kInnermost;
+  });
+  if (lineVectors)
+    for (int64_t width : {kVectorElements, int64_t(2)})
+      if (perThread % width == 0) {
+        side.vector = width;
+        break;
+      }
+  Value first = arith::MulIOp::create(
+      builder, loc, thread,
+      arith::ConstantIndexOp::create(builder, loc, side.vector));
+  for (int64_t line = 0; line < perThread; ++line) {
+    int64_t run = line / side.vector, offset = line % side.vector;
+    side.lines.push_back(arith::AddIOp::create(
+        builder, loc, first,
+        arith::ConstantIndexOp::create(builder, loc,
+                                       run * lanes * side.vector + offset)));
+  }
+  return side;
+}
+
+/// Lets LLVM fuse `op`'s multiply and add into one FMA: without the
+/// `contract` flag NVPTX emits mul.rn and add.rn, which ptxas must keep
+/// apart, at half the FMA units' rate. The FMA rounds once instead of
+/// twice, closer to the exact result.
+void allowContraction(Operation *op) {
+  auto fastMath = dyn_cast<arith::ArithFastMathInterface>(op);
+  if (!fastMath)
+    return;
+  arith::FastMathFlags flags = arith::FastMathFlags::contract;
+  if (arith::FastMathFlagsAttr current = fastMath.getFastMathFlagsAttr())
+    flags = flags | current.getValue();
+  op->setAttr(fastMath.getFastMathAttrName(),
+              arith::FastMathFlagsAttr::get(op->getContext(), flags));
+}
+
+void stage(const StagedContraction &contraction,
+           const ke::SharedStaging &staging) {
   linalg::LinalgOp op = contraction.op;
-  int64_t tile = contraction.tile;
+  int64_t tile = contraction.tile, stepK = staging.stepK;
   Location loc = op.getLoc();
-  MLIRContext *context = op.getContext();
   OpBuilder builder(op);
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t threadRows = contraction.threadRows;
@@ -110,15 +200,10 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   };
   // Rows and columns that do not fill the last tile need guards.
   bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
-  // One shared slice per input: [stepK][tile + 1] (the padding keeps the
-  // column-wise stores of k-major inputs off a single bank).
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  SmallVector<ke::SharedSlice> slices = planSlices(contraction, staging);
   SmallVector<Type> sliceTypes;
-  for (OpOperand *input : op.getDpsInputOperands())
-    sliceTypes.push_back(MemRefType::get(
-        {stepK, tile + 1}, getElementTypeOrSelf(input->get().getType()),
-        MemRefLayoutAttrInterface{}, workgroup));
+  for (const ke::SharedSlice &slice : slices)
+    sliceTypes.push_back(ke::sharedSliceType(contraction, slice, staging));
   auto launch = gpu::LaunchOp::create(
       builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
       constant(llvm::divideCeil(contraction.rows, tile)),
@@ -128,7 +213,7 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
       /*asyncDependencies=*/{}, sliceTypes);
   builder.setInsertionPointToStart(&launch.getBody().front());
   gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
-  ArrayRef<BlockArgument> slices = launch.getWorkgroupAttributions();
+  ke::bindSharedSlices(builder, loc, launch, contraction, slices, staging);
   // The loops' ivs: batches from the grid's z, the rest filled in per use.
   SmallVector<Value> base(bounds.size(), constant(0));
   if (!contraction.batchLoops.empty())
@@ -136,21 +221,18 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
   Value firstRow = arith::MulIOp::create(builder, loc, block.y, constant(tile));
   Value firstColumn =
       arith::MulIOp::create(builder, loc, block.x, constant(tile));
-  // Thread (x, y) owns rows y + threadRows r and columns x + 16 c of the
-  // tile: neighbouring threads read neighbouring shared words and store
-  // neighbouring output elements.
-  SmallVector<Value> rows, columns;
-  for (int64_t r = 0; r < rowsPerThread; ++r)
-    rows.push_back(add(thread.y, constant(r * threadRows)));
-  for (int64_t c = 0; c < columnsPerThread; ++c)
-    columns.push_back(add(thread.x, constant(c * kThreadsPerSide)));
+  SideOwnership rows = ownSide(builder, loc, slices, /*alongRows=*/true,
+                               rowsPerThread, threadRows, thread.y);
+  SideOwnership columns = ownSide(builder, loc, slices, /*alongRows=*/false,
+                                  columnsPerThread, kThreadsPerSide, thread.x);
   OpOperand *init = op.getDpsInitOperand(0);
   AffineMap outputMap = op.getMatchingIndexingMap(init);
   // The output element of the thread's (r, c), and whether it exists.
   auto outputAt = [&](int64_t r,
                       int64_t c) -> std::pair<SmallVector<Value>, Value> {
     SmallVector<Value> ivs(base);
-    Value row = add(firstRow, rows[r]), column = add(firstColumn, columns[c]);
+    Value row = add(firstRow, rows.lines[r]),
+          column = add(firstColumn, columns.lines[c]);
     scatterIvs(builder, loc, row, contraction.rowLoops, bounds, ivs);
     scatterIvs(builder, loc, column, contraction.columnLoops, bounds, ivs);
     Value inside;
@@ -169,103 +251,87 @@ void stage(const StagedContraction &contraction, int64_t stepK) {
       }
       // Outside the output the accumulator is never stored: any start.
       auto [indices, inside] = outputAt(r, c);
-      initial.push_back(
-          loadOrZero(builder, loc, init->get(), indices, inside));
+      initial.push_back(loadOrZero(builder, loc, init->get(), indices, inside));
     }
   Value linearThread = add(
       arith::MulIOp::create(builder, loc, thread.y, constant(kThreadsPerSide)),
       thread.x);
-  int64_t threads = kThreadsPerSide * threadRows;
-  auto steps =
-      scf::ForOp::create(builder, loc, constant(0), constant(contraction.depth),
-                         constant(stepK), initial);
-  builder.setInsertionPointToStart(steps.getBody());
-  Value k0 = steps.getInductionVar();
-  // Copy the step's slices: element e of tile x stepK, taken in the order
-  // of the input's innermost dimension (coalesced global reads).
-  for (auto [position, input] : llvm::enumerate(op.getDpsInputOperands())) {
-    AffineMap map = op.getMatchingIndexingMap(input);
-    bool alongRows = contraction.alongRows[position];
-    ArrayRef<unsigned> sideLoops =
-        alongRows ? contraction.rowLoops : contraction.columnLoops;
-    int64_t sideExtent = alongRows ? contraction.rows : contraction.columns;
-    bool kInnermost = llvm::any_of(contraction.reductionLoops, [&](unsigned l) {
-      return map.getResults().back().isFunctionOfDim(l);
-    });
-    for (int64_t first = 0; first < tile * stepK; first += threads) {
-      OpBuilder::InsertionGuard guard(builder);
-      Value element = add(linearThread, constant(first));
-      Value kk, mm;
-      if (kInnermost) {
-        kk = arith::RemUIOp::create(builder, loc, element, constant(stepK));
-        mm = arith::DivUIOp::create(builder, loc, element, constant(stepK));
-      } else {
-        mm = arith::RemUIOp::create(builder, loc, element, constant(tile));
-        kk = arith::DivUIOp::create(builder, loc, element, constant(tile));
-      }
-      Value along = add(alongRows ? firstRow : firstColumn, mm);
-      // The last round may have fewer elements than threads, the last
-      // tile fewer rows or columns than the tile.
-      Value inside;
-      if (first + threads > tile * stepK)
-        inside = below(element, tile * stepK);
-      if (sideExtent % tile != 0) {
-        Value inRange = below(along, sideExtent);
-        inside = inside ? arith::AndIOp::create(builder, loc, inside, inRange)
-                              .getResult()
-                        : inRange;
-      }
-      emitGuarded(builder, loc, inside, [&] {
-        SmallVector<Value> ivs(base);
-        scatterIvs(builder, loc, add(k0, kk), contraction.reductionLoops,
-                   bounds, ivs);
-        scatterIvs(builder, loc, along, sideLoops, bounds, ivs);
-        Value value = memref::LoadOp::create(builder, loc, input->get(),
-                                             applyMap(builder, loc, map, ivs));
-        memref::StoreOp::create(builder, loc, value, slices[position],
-                                ValueRange{kk, mm});
-      });
-    }
-  }
-  gpu::BarrierOp::create(builder, loc);
-  // The step's iterations unrolled: LLVM does not unroll a loop carrying
-  // this many values, and unrolled the shared-memory addresses are
-  // constant offsets.
-  SmallVector<Value> accumulators(steps.getRegionIterArgs());
+  ke::BlockPosition position{base, firstRow, firstColumn, linearThread,
+                             kThreadsPerSide * threadRows};
   Block *body = op.getBlock();
   BlockArgument accumulator = op.getRegionOutputArgs().front();
-  for (int64_t step = 0; step < stepK; ++step) {
-    Value kk = constant(step);
-    // Each input's values for the thread's rows or columns at kk.
-    SmallVector<SmallVector<Value>> values;
-    for (auto [position, slice] : llvm::enumerate(slices)) {
-      ArrayRef<Value> own = contraction.alongRows[position]
-                                ? ArrayRef<Value>(rows)
-                                : ArrayRef<Value>(columns);
-      SmallVector<Value> loaded;
-      for (Value m : own)
-        loaded.push_back(
-            memref::LoadOp::create(builder, loc, slice, ValueRange{kk, m}));
-      values.push_back(loaded);
-    }
-    for (int64_t r = 0; r < rowsPerThread; ++r)
-      for (int64_t c = 0; c < columnsPerThread; ++c) {
-        IRMapping mapping;
-        for (auto [position, input] : llvm::enumerate(op.getDpsInputOperands()))
-          mapping.map(
-              op.getMatchingBlockArgument(input),
-              values[position][contraction.alongRows[position] ? r : c]);
-        Value &partial = accumulators[r * columnsPerThread + c];
-        mapping.map(accumulator, partial);
-        for (Operation &nested : body->without_terminator())
-          builder.clone(nested, mapping);
-        partial = mapping.lookup(contraction.combiner->getResult(0));
+  // One step: its iterations unrolled (LLVM does not unroll a loop carrying
+  // this many values, and unrolled the shared-memory addresses are
+  // constant offsets), each input's values for the thread's lines read as
+  // 16-byte vectors where the slice allows: along the lines from [k][line]
+  // slices, along k (four iterations at once) from [line][k] ones.
+  auto computeStep = [&](Value stage, SmallVectorImpl<Value> &accumulators) {
+    // Per input, per owned line: the vector of k values read last.
+    SmallVector<SmallVector<Value>> kVectors(slices.size());
+    for (int64_t step = 0; step < stepK; ++step) {
+      SmallVector<SmallVector<Value>> values;
+      for (const ke::SharedSlice &slice : slices) {
+        const SideOwnership &side = slice.alongRows ? rows : columns;
+        auto type = cast<MemRefType>(slice.buffer.getType());
+        Type element = type.getElementType();
+        bool narrow = type.getElementTypeBitWidth() <= 32;
+        int64_t alignment = kVectorElements * type.getElementTypeBitWidth() / 8;
+        SmallVector<Value> loaded;
+        if (slice.kInnermost && narrow && stepK % kVectorElements == 0 &&
+            slice.stride % kVectorElements == 0) {
+          SmallVector<Value> &cached = kVectors[&slice - slices.data()];
+          if (step % kVectorElements == 0) {
+            cached.clear();
+            for (Value line : side.lines)
+              cached.push_back(vector::LoadOp::create(
+                  builder, loc, VectorType::get({kVectorElements}, element),
+                  slice.buffer, ValueRange{stage, line, constant(step)},
+                  /*nontemporal=*/false, llvm::MaybeAlign(alignment)));
+          }
+          for (Value vector : cached)
+            loaded.push_back(vector::ExtractOp::create(
+                builder, loc, vector,
+                ArrayRef<int64_t>{step % kVectorElements}));
+        } else if (!slice.kInnermost && narrow && side.vector > 1) {
+          for (size_t run = 0; run < side.lines.size(); run += side.vector) {
+            Value vector = vector::LoadOp::create(
+                builder, loc, VectorType::get({side.vector}, element),
+                slice.buffer,
+                ValueRange{stage, constant(step), side.lines[run]},
+                /*nontemporal=*/false,
+                llvm::MaybeAlign(side.vector * type.getElementTypeBitWidth() /
+                                 8));
+            for (int64_t offset = 0; offset < side.vector; ++offset)
+              loaded.push_back(vector::ExtractOp::create(
+                  builder, loc, vector, ArrayRef<int64_t>{offset}));
+          }
+        } else {
+          for (Value line : side.lines)
+            loaded.push_back(memref::LoadOp::create(
+                builder, loc, slice.buffer,
+                slice.kInnermost ? ValueRange{stage, line, constant(step)}
+                                 : ValueRange{stage, constant(step), line}));
+        }
+        values.push_back(loaded);
       }
-  }
-  // Nobody overwrites a slice another thread still reads.
-  gpu::BarrierOp::create(builder, loc);
-  scf::YieldOp::create(builder, loc, accumulators);
-  builder.setInsertionPointAfter(steps);
+      for (int64_t r = 0; r < rowsPerThread; ++r)
+        for (int64_t c = 0; c < columnsPerThread; ++c) {
+          IRMapping mapping;
+          for (auto [position, input] :
+               llvm::enumerate(op.getDpsInputOperands()))
+            mapping.map(op.getMatchingBlockArgument(input),
+                        values[position][slices[position].alongRows ? r : c]);
+          Value &partial = accumulators[r * columnsPerThread + c];
+          mapping.map(accumulator, partial);
+          for (Operation &nested : body->without_terminator())
+            allowContraction(builder.clone(nested, mapping));
+          partial = mapping.lookup(contraction.combiner->getResult(0));
+        }
+    }
+  };
+  scf::ForOp steps =
+      ke::buildStagedSteps(builder, loc, contraction, slices, staging, position,
+                           initial, computeStep);
   for (int64_t r = 0; r < rowsPerThread; ++r)
     for (int64_t c = 0; c < columnsPerThread; ++c) {
       auto [indices, inside] = outputAt(r, c);
@@ -288,6 +354,7 @@ struct StageContractionsForGPUPass
     ke::GPUSchedule options;
     options.sharedTile = this->tile;
     options.warps = this->warps;
+    options.stages = this->stages;
     ke::GPUSchedule schedule = ke::GPUSchedule::get(getOperation(), options);
     int64_t tile = schedule.sharedTile;
     if (tile == 0)
@@ -297,37 +364,42 @@ struct StageContractionsForGPUPass
     bool exactTile =
         getOperation()->hasAttr(ke::KeDialect::kGPUSharedTileAttrName);
     if (tile % kThreadsPerSide != 0 || tile / kThreadsPerSide > 8 || tile < 0 ||
-        stepK <= 0 || !llvm::is_contained({2, 4, 8, 16}, warps)) {
+        stepK <= 0 || !llvm::is_contained({2, 4, 8, 16}, warps) ||
+        schedule.stages < 1) {
       getOperation().emitError()
           << "ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps "
-             "of 16, k-step positive and warps 2, 4, 8 or 16 (got tile="
+             "of 16, k-step positive, warps 2, 4, 8 or 16 and stages at "
+             "least 1 (got tile="
           << tile << ", k-step=" << stepK.getValue() << ", warps=" << warps
-          << ")";
+          << ", stages=" << schedule.stages << ")";
       return signalPassFailure();
     }
     int64_t threadRows = 2 * warps;
-    SmallVector<StagedContraction, 2> staged;
+    SmallVector<std::pair<StagedContraction, ke::SharedStaging>, 2> staged;
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<ke::GPUContraction> matched = ke::matchGPUContraction(op);
       if (!matched || matched->depth % stepK != 0)
         return;
-      std::optional<StagedContraction> contraction = StagedContraction{*matched};
-      contraction->tile =
-          chooseTile(*contraction, tile, minBlocks, /*exact=*/exactTile,
-                     threadRows);
+      std::optional<StagedContraction> contraction =
+          StagedContraction{*matched};
+      contraction->tile = chooseTile(*contraction, tile, minBlocks,
+                                     /*exact=*/exactTile, threadRows);
       contraction->threadRows = threadRows;
       // Each thread row needs a row of the tile; more than 64 accumulators
       // per thread would spill.
       int64_t accumulators = (contraction->tile / kThreadsPerSide) *
                              (contraction->tile / threadRows);
-      if (contraction->tile % threadRows != 0 || accumulators > 64 ||
-          !fitsDevice(*contraction, stepK))
+      if (contraction->tile % threadRows != 0 || accumulators > 64)
+        return;
+      ke::SharedStaging staging =
+          stagingFor(*contraction, stepK, schedule.stages, asyncCopies);
+      if (!fitsDevice(*contraction, staging))
         return;
       contraction->fill = findInitializingFill(op);
-      staged.push_back(*contraction);
+      staged.emplace_back(*contraction, staging);
     });
-    for (StagedContraction &contraction : staged) {
-      stage(contraction, stepK);
+    for (auto &[contraction, staging] : staged) {
+      stage(contraction, staging);
       if (contraction.fill)
         contraction.fill->erase();
     }

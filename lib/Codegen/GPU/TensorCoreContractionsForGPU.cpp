@@ -16,6 +16,7 @@
 
 #include "ke/Codegen/GPUContraction.h"
 #include "ke/Codegen/GPUSchedule.h"
+#include "ke/Codegen/GPUSharedSlices.h"
 #include "ke/Codegen/LinalgOnBuffers.h"
 #include "ke/Codegen/Passes.h"
 #include "ke/KeDialect.h"
@@ -39,8 +40,8 @@ namespace ke {
 using namespace mlir;
 using ke::detail::applyMap;
 using ke::detail::emitGuarded;
-using ke::detail::loadOrZero;
 using ke::detail::findInitializingFill;
+using ke::detail::loadOrZero;
 using ke::detail::scatterIvs;
 
 namespace {
@@ -50,11 +51,6 @@ namespace {
 constexpr int64_t kWarpRows = 2;
 constexpr int64_t kWarpSize = 32;
 int64_t warpColumnsFor(int64_t tile) { return tile >= 128 ? 4 : 2; }
-/// Bytes one thread moves per global load where the input allows it.
-constexpr int64_t kVectorBytes = 16;
-/// Shared memory a block may have statically; more is dynamic, opted in
-/// to at launch (the pass's `max-shared`).
-constexpr int64_t kMaxStaticShared = 48 * 1024;
 
 /// What the tensor cores take: the inputs' element type and the mma shape.
 enum class MmaKind { F16, BF16, TF32 };
@@ -101,10 +97,10 @@ matchTensorCore(const ke::GPUContraction &matched, bool allowTF32) {
   contraction.b = 1 - contraction.a;
   Block *body = op.getBlock();
   // acc + a * b and nothing else: the extensions, the product, the add.
-  Value product = contraction.combiner->getOperand(0) ==
-                          op.getRegionOutputArgs().front()
-                      ? contraction.combiner->getOperand(1)
-                      : contraction.combiner->getOperand(0);
+  Value product =
+      contraction.combiner->getOperand(0) == op.getRegionOutputArgs().front()
+          ? contraction.combiner->getOperand(1)
+          : contraction.combiner->getOperand(0);
   auto multiply = product.getDefiningOp<arith::MulFOp>();
   if (!multiply || multiply->getBlock() != body || !product.hasOneUse())
     return std::nullopt;
@@ -114,8 +110,8 @@ matchTensorCore(const ke::GPUContraction &matched, bool allowTF32) {
                     op.getDpsInputOperand(contraction.a)),
                 bArg = op.getMatchingBlockArgument(
                     op.getDpsInputOperand(contraction.b));
-  if (!lhs || !rhs || !((lhs == aArg && rhs == bArg) ||
-                        (lhs == bArg && rhs == aArg)))
+  if (!lhs || !rhs ||
+      !((lhs == aArg && rhs == bArg) || (lhs == bArg && rhs == aArg)))
     return std::nullopt;
   int64_t bodyOps = std::distance(body->begin(), body->end());
   int64_t extensions =
@@ -157,71 +153,17 @@ int64_t chooseTile(const TensorCoreContraction &contraction, int64_t largest,
   return tile;
 }
 
-/// How one input reaches shared memory: `width` elements per copy along
-/// its innermost dimension, which follows K or the input's side, into a
-/// slice laid out the same way ([line][k] or [k][line]), so that copies are
-/// contiguous on both ends.
-struct InputCopy {
-  unsigned position;
-  bool alongRows;
-  /// Whether the input's innermost dimension follows a reduction loop.
-  bool kInnermost;
-  /// Elements per copy: 16 bytes (cp.async) where the input allows it.
-  int64_t width = 1;
-  /// The slice's row length in elements, padding included.
-  int64_t stride = 0;
-  /// The slice's buffer: [stage][line][k] or [stage][k][line].
-  Value slice;
-};
-
-InputCopy planCopy(const TensorCoreContraction &contraction,
-                   unsigned position) {
-  linalg::LinalgOp op = contraction.op;
-  OpOperand *input = op.getDpsInputOperand(position);
-  AffineMap map = op.getMatchingIndexingMap(input);
-  InputCopy copy{position, contraction.alongRows[position], false};
-  copy.kInnermost = llvm::any_of(contraction.reductionLoops, [&](unsigned l) {
-    return map.getResults().back().isFunctionOfDim(l);
-  });
-  // A vector copy needs consecutive flat indices to be consecutive
-  // addresses: the innermost index is the innermost loop of its group,
-  // whose bound the width divides, in a row-major buffer whose rows the
-  // width divides (aligned vectors).
-  auto memref = cast<MemRefType>(input->get().getType());
-  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
-  ArrayRef<unsigned> group =
-      copy.kInnermost ? ArrayRef<unsigned>(contraction.reductionLoops)
-      : copy.alongRows ? ArrayRef<unsigned>(contraction.rowLoops)
-                       : ArrayRef<unsigned>(contraction.columnLoops);
-  int64_t bits = memref.getElementTypeBitWidth();
-  int64_t width = kVectorBytes * 8 / bits;
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  if (last && !group.empty() && last.getPosition() == group.back() &&
-      memref.getLayout().isIdentity() && memref.hasStaticShape() &&
-      memref.getShape().back() % width == 0 &&
-      bounds[group.back()] % width == 0)
-    copy.width = width;
-  // Padding that spreads a fragment load's 32 lanes over the banks: rows
-  // along k get 16 bytes (eight rows read at one k: 4 banks apart); rows
-  // along the side 8 elements (TF32 reads four k rows at 8 banks apart,
-  // 16-bit pairs two rows per k pair).
-  int64_t stepK = stepDepth(contraction.kind);
-  copy.stride = copy.kInnermost ? stepK + kVectorBytes * 8 / bits
-                                : contraction.tile + 8;
-  return copy;
-}
-
-/// Bytes of shared memory one pipeline stage takes for `copies`.
-int64_t stageBytes(const TensorCoreContraction &contraction,
-                   ArrayRef<InputCopy> copies) {
-  int64_t bytes = 0;
-  for (const InputCopy &copy : copies) {
-    int64_t lines = copy.kInnermost ? contraction.tile
-                                    : stepDepth(contraction.kind);
-    bytes += lines * copy.stride *
-             (contraction.kind == MmaKind::TF32 ? 4 : 2);
-  }
-  return bytes;
+/// The walk through shared memory: steps of 64 bytes per row, [k][line]
+/// rows padded by 8 elements (TF32 reads four k rows at 8 banks apart,
+/// 16-bit pairs two rows per k pair).
+ke::SharedStaging stagingFor(const TensorCoreContraction &contraction,
+                             int64_t stages) {
+  ke::SharedStaging staging;
+  staging.tile = contraction.tile;
+  staging.stepK = stepDepth(contraction.kind);
+  staging.stages = stages;
+  staging.linePadding = 8;
+  return staging;
 }
 
 class TensorCoreKernelBuilder {
@@ -230,7 +172,7 @@ public:
                           int64_t stages)
       : contraction(contraction), op(contraction.op), builder(op),
         loc(op.getLoc()), bounds(op.getStaticLoopRanges()),
-        stepK(stepDepth(contraction.kind)), stages(stages) {}
+        staging(stagingFor(contraction, stages)) {}
 
   void build();
 
@@ -246,8 +188,8 @@ private:
     return arith::MulIOp::create(builder, loc, a, constant(b));
   }
   Value below(Value index, int64_t bound) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                 index, constant(bound));
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
+                                 constant(bound));
   }
   Value both(Value a, Value b) {
     if (!a)
@@ -257,15 +199,12 @@ private:
     return arith::AndIOp::create(builder, loc, a, b);
   }
 
-  /// Starts copying the step at `k0` of `copy`'s input into `stage`;
-  /// appends the asynchronous copies' tokens to `tokens`.
-  void copyStep(const InputCopy &copy, Value k0, Value stage,
-                SmallVectorImpl<Value> &tokens);
   /// Element (line, k) of a slice at `stage`.
-  Value loadShared(const InputCopy &copy, Value stage, Value line, Value k);
+  Value loadShared(const ke::SharedSlice &copy, Value stage, Value line,
+                   Value k);
   /// The TF32 mma operand registers of the A fragment whose rows start at
   /// `first` (four) or of the B fragment whose columns do (two), at `k`.
-  SmallVector<Value> loadFragment(const InputCopy &copy, Value stage,
+  SmallVector<Value> loadFragment(const ke::SharedSlice &copy, Value stage,
                                   Value first, Value k, bool isA);
   /// Four 8 x 8 matrices of 16-bit elements from a slice with one
   /// ldmatrix: matrix m at (line, k) = (first + 8 (m / 2 or m % 2), k + 8
@@ -273,7 +212,7 @@ private:
   /// mma fragments want (transposed where the slice is [k][line]).
   /// `linesFirst`: matrices 0 and 1 differ in their lines (A's rows),
   /// otherwise in k (B's columns).
-  SmallVector<Value> loadMatrices(const InputCopy &copy, Value stage,
+  SmallVector<Value> loadMatrices(const ke::SharedSlice &copy, Value stage,
                                   Value first, Value k, bool linesFirst);
   /// `value` rounded to the nearest TF32, as the i32 the mma takes.
   Value roundToTF32(Value value);
@@ -283,22 +222,21 @@ private:
   OpBuilder builder;
   Location loc;
   SmallVector<int64_t> bounds;
-  int64_t stepK, stages;
+  ke::SharedStaging staging;
   SmallVector<Value> base;
   Value firstRow, firstColumn, linearThread, lane, groupId, threadInGroup;
 };
 
-Value TensorCoreKernelBuilder::loadShared(const InputCopy &copy, Value stage,
-                                          Value line, Value k) {
-  return memref::LoadOp::create(
-      builder, loc, copy.slice,
-      copy.kInnermost ? ValueRange{stage, line, k} : ValueRange{stage, k, line});
+Value TensorCoreKernelBuilder::loadShared(const ke::SharedSlice &copy,
+                                          Value stage, Value line, Value k) {
+  return memref::LoadOp::create(builder, loc, copy.buffer,
+                                copy.kInnermost ? ValueRange{stage, line, k}
+                                                : ValueRange{stage, k, line});
 }
 
-SmallVector<Value> TensorCoreKernelBuilder::loadMatrices(const InputCopy &copy,
-                                                         Value stage,
-                                                         Value first, Value k,
-                                                         bool linesFirst) {
+SmallVector<Value>
+TensorCoreKernelBuilder::loadMatrices(const ke::SharedSlice &copy, Value stage,
+                                      Value first, Value k, bool linesFirst) {
   // Lane l names row l % 8 of matrix l / 8; "rows" are the slice's rows
   // (lines for [line][k], k for [k][line], which ldmatrix transposes).
   Value row = arith::RemUIOp::create(builder, loc, lane, constant(8));
@@ -312,22 +250,22 @@ SmallVector<Value> TensorCoreKernelBuilder::loadMatrices(const InputCopy &copy,
     line = add(line, row);
   else
     kk = add(kk, row);
-  Type element = getElementTypeOrSelf(copy.slice.getType());
+  Type element = getElementTypeOrSelf(copy.buffer.getType());
   auto loaded = nvgpu::LdMatrixOp::create(
-      builder, loc, VectorType::get({4, 2}, element), copy.slice,
+      builder, loc, VectorType::get({4, 2}, element), copy.buffer,
       copy.kInnermost ? ValueRange{stage, line, kk}
                       : ValueRange{stage, kk, line},
       /*transpose=*/!copy.kInnermost, /*numTiles=*/4);
   SmallVector<Value> registers;
   for (int64_t m = 0; m < 4; ++m) {
-    Value pair = vector::ExtractOp::create(builder, loc, loaded,
-                                           ArrayRef<int64_t>{m});
+    Value pair =
+        vector::ExtractOp::create(builder, loc, loaded, ArrayRef<int64_t>{m});
     if (contraction.kind == MmaKind::BF16) {
       // bf16 pairs travel as one 32-bit register.
       auto word = vector::BitCastOp::create(
           builder, loc, VectorType::get({1}, builder.getI32Type()), pair);
-      pair = vector::ExtractOp::create(builder, loc, word,
-                                       ArrayRef<int64_t>{0});
+      pair =
+          vector::ExtractOp::create(builder, loc, word, ArrayRef<int64_t>{0});
     }
     registers.push_back(pair);
   }
@@ -342,10 +280,9 @@ Value TensorCoreKernelBuilder::roundToTF32(Value value) {
       NVVM::SaturationMode::NONE, /*relu=*/false);
 }
 
-SmallVector<Value> TensorCoreKernelBuilder::loadFragment(const InputCopy &copy,
-                                                         Value stage,
-                                                         Value first, Value k,
-                                                         bool isA) {
+SmallVector<Value>
+TensorCoreKernelBuilder::loadFragment(const ke::SharedSlice &copy, Value stage,
+                                      Value first, Value k, bool isA) {
   // PTX's m16n8k8 TF32 fragments: lane = 4 group + t. A: rows group and
   // group + 8; B: column group; k t and t + 4.
   SmallVector<Value> registers;
@@ -360,151 +297,53 @@ SmallVector<Value> TensorCoreKernelBuilder::loadFragment(const InputCopy &copy,
   return registers;
 }
 
-void TensorCoreKernelBuilder::copyStep(const InputCopy &copy, Value k0,
-                                       Value stage,
-                                       SmallVectorImpl<Value> &tokens) {
-  OpOperand *input = op.getDpsInputOperand(copy.position);
-  AffineMap map = op.getMatchingIndexingMap(input);
-  ArrayRef<unsigned> sideLoops =
-      copy.alongRows ? contraction.rowLoops : contraction.columnLoops;
-  int64_t sideExtent = copy.alongRows ? contraction.rows : contraction.columns;
-  int64_t tile = contraction.tile, width = copy.width;
-  int64_t chunks = tile * stepK / width;
-  // Chunks along the innermost dimension first: neighbouring threads read
-  // neighbouring addresses.
-  int64_t chunksPerLine = (copy.kInnermost ? stepK : tile) / width;
-  int64_t threads = kWarpRows * warpColumnsFor(tile) * kWarpSize;
-  for (int64_t first = 0; first < chunks; first += threads) {
-    // Tiles of 32 to 128 and steps of 64 bytes make whole rounds (no
-    // copy under a condition, which would keep its token in a region).
-    assert(chunks % threads == 0 && "a partial round of copies");
-    Value chunk = add(linearThread, first);
-    Value inner = mul(arith::RemUIOp::create(builder, loc, chunk,
-                                             constant(chunksPerLine)),
-                      width);
-    Value outer =
-        arith::DivUIOp::create(builder, loc, chunk, constant(chunksPerLine));
-    Value kk = copy.kInnermost ? inner : outer;
-    Value mm = copy.kInnermost ? outer : inner;
-    Value along = add(copy.alongRows ? firstRow : firstColumn, mm);
-    Value k = add(k0, kk);
-    // Whole chunks are in or out: the width divides the extents. Outside
-    // the operands the product's terms are zeros.
-    Value inside;
-    if (sideExtent % tile != 0)
-      inside = below(along, sideExtent);
-    if (contraction.depth % stepK != 0 || stages > 1)
-      inside = both(inside, below(k, contraction.depth));
-    auto zero = constant(0);
-    // Indices outside are clamped to 0: a copy of no elements still
-    // names an address.
-    Value safeAlong = inside ? arith::SelectOp::create(builder, loc, inside,
-                                                       along, zero)
-                                   .getResult()
-                             : along;
-    Value safeK = inside ? arith::SelectOp::create(builder, loc, inside, k, zero)
-                               .getResult()
-                         : k;
-    SmallVector<Value> ivs(base);
-    scatterIvs(builder, loc, safeK, contraction.reductionLoops, bounds, ivs);
-    scatterIvs(builder, loc, safeAlong, sideLoops, bounds, ivs);
-    SmallVector<Value> indices = applyMap(builder, loc, map, ivs);
-    SmallVector<Value> target =
-        copy.kInnermost ? SmallVector<Value>{stage, mm, kk}
-                        : SmallVector<Value>{stage, kk, mm};
-    if (width > 1) {
-      // 16 bytes straight to shared memory (cp.async.cg), zero-filled when
-      // outside.
-      Value count;
-      if (inside)
-        count = arith::SelectOp::create(builder, loc, inside, constant(width),
-                                        zero);
-      auto copyOp = nvgpu::DeviceAsyncCopyOp::create(
-          builder, loc, nvgpu::DeviceAsyncTokenType::get(op.getContext()),
-          copy.slice, target, input->get(), indices,
-          builder.getIndexAttr(width), count, builder.getUnitAttr());
-      tokens.push_back(copyOp.getAsyncToken());
-      continue;
-    }
-    Value value = loadOrZero(builder, loc, input->get(), indices, inside);
-    memref::StoreOp::create(builder, loc, value, copy.slice, target);
-  }
-}
-
 void TensorCoreKernelBuilder::build() {
   MLIRContext *context = op.getContext();
   int64_t tile = contraction.tile;
   int64_t warpColumns = warpColumnsFor(tile);
   int64_t threads = kWarpRows * warpColumns * kWarpSize;
   int64_t warpTileRows = tile / kWarpRows, warpTileColumns = tile / warpColumns;
-  int64_t fragmentRows = warpTileRows / 16, fragmentColumns = warpTileColumns / 8;
+  int64_t fragmentRows = warpTileRows / 16,
+          fragmentColumns = warpTileColumns / 8;
   bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
-  SmallVector<InputCopy, 2> copies = {planCopy(contraction, contraction.a),
-                                      planCopy(contraction, contraction.b)};
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
-  SmallVector<Type> sliceTypes;
-  for (const InputCopy &copy : copies) {
-    SmallVector<int64_t> shape =
-        copy.kInnermost ? SmallVector<int64_t>{stages, tile, copy.stride}
-                        : SmallVector<int64_t>{stages, stepK, copy.stride};
-    sliceTypes.push_back(MemRefType::get(
-        shape, inputElementType(contraction, copy.position),
-        MemRefLayoutAttrInterface{}, workgroup));
-  }
+  SmallVector<ke::SharedSlice, 2> copies = {
+      ke::planSharedSlice(contraction, contraction.a, staging),
+      ke::planSharedSlice(contraction, contraction.b, staging)};
   // Up to 48 KB as workgroup attributions (static shared memory); past
   // that, views into the launch's dynamic shared memory, which the kernel
   // opts in to at launch.
-  int64_t sharedBytes = stages * stageBytes(contraction, copies);
-  bool dynamic = sharedBytes > kMaxStaticShared;
-  Value dynamicBytes;
-  if (dynamic)
-    dynamicBytes = arith::ConstantIntOp::create(builder, loc,
-                                                builder.getI32Type(),
-                                                sharedBytes);
+  Value dynamicBytes =
+      ke::dynamicSharedBytes(builder, loc, contraction, copies, staging);
+  SmallVector<Type> sliceTypes;
+  if (!dynamicBytes)
+    for (const ke::SharedSlice &copy : copies)
+      sliceTypes.push_back(ke::sharedSliceType(contraction, copy, staging));
   auto launch = gpu::LaunchOp::create(
       builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
       constant(llvm::divideCeil(contraction.rows, tile)),
       constant(contraction.batches), constant(threads), constant(1),
       constant(1), dynamicBytes, /*asyncTokenType=*/nullptr,
-      /*asyncDependencies=*/{},
-      dynamic ? TypeRange() : TypeRange(sliceTypes));
+      /*asyncDependencies=*/{}, sliceTypes);
   builder.setInsertionPointToStart(&launch.getBody().front());
   gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
-  if (dynamic) {
-    Value bytes = gpu::DynamicSharedMemoryOp::create(
-        builder, loc,
-        MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
-                        MemRefLayoutAttrInterface{}, workgroup));
-    int64_t offset = 0;
-    for (auto [copy, type] : llvm::zip(copies, sliceTypes)) {
-      auto memref = cast<MemRefType>(type);
-      copy.slice = memref::ViewOp::create(builder, loc, memref, bytes,
-                                          constant(offset), ValueRange{});
-      offset += memref.getNumElements() * memref.getElementTypeBitWidth() / 8;
-    }
-  } else {
-    for (auto [copy, slice] :
-         llvm::zip(copies, launch.getWorkgroupAttributions()))
-      copy.slice = slice;
-  }
+  ke::bindSharedSlices(builder, loc, launch, contraction, copies, staging);
   base.assign(bounds.size(), constant(0));
   if (!contraction.batchLoops.empty())
     scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
   firstRow = mul(block.y, tile);
   firstColumn = mul(block.x, tile);
   linearThread = thread.x;
-  Value warp = arith::DivUIOp::create(builder, loc, thread.x,
-                                      constant(kWarpSize));
+  Value warp =
+      arith::DivUIOp::create(builder, loc, thread.x, constant(kWarpSize));
   lane = arith::RemUIOp::create(builder, loc, thread.x, constant(kWarpSize));
   groupId = arith::DivUIOp::create(builder, loc, lane, constant(4));
   threadInGroup = arith::RemUIOp::create(builder, loc, lane, constant(4));
-  Value warpRow = mul(arith::DivUIOp::create(builder, loc, warp,
-                                             constant(warpColumns)),
-                      warpTileRows);
-  Value warpColumn = mul(arith::RemUIOp::create(builder, loc, warp,
-                                                constant(warpColumns)),
-                         warpTileColumns);
+  Value warpRow =
+      mul(arith::DivUIOp::create(builder, loc, warp, constant(warpColumns)),
+          warpTileRows);
+  Value warpColumn =
+      mul(arith::RemUIOp::create(builder, loc, warp, constant(warpColumns)),
+          warpTileColumns);
 
   // Accumulator (fm, fn, i) of the lane: row group (+ 8 for i >= 2),
   // column 2t + i % 2 of the warp's 16 x 8 piece (fm, fn).
@@ -512,7 +351,8 @@ void TensorCoreKernelBuilder::build() {
   AffineMap outputMap = op.getMatchingIndexingMap(init);
   auto outputAt = [&](int64_t fm, int64_t fn,
                       int64_t i) -> std::pair<SmallVector<Value>, Value> {
-    Value row = add(add(firstRow, warpRow), add(groupId, fm * 16 + (i / 2) * 8));
+    Value row =
+        add(add(firstRow, warpRow), add(groupId, fm * 16 + (i / 2) * 8));
     Value column =
         add(add(firstColumn, warpColumn),
             add(arith::MulIOp::create(builder, loc, threadInGroup, constant(2)),
@@ -541,88 +381,62 @@ void TensorCoreKernelBuilder::build() {
             loadOrZero(builder, loc, init->get(), indices, inside));
       }
 
-  // Copies of step s go to stage s % stages, started stages - 1 steps
-  // ahead of their use (cp.async groups), so the loads of later steps
-  // overlap the mma of this one.
-  auto startStep = [&](Value k0, Value stage) -> Value {
-    SmallVector<Value> tokens;
-    for (const InputCopy &copy : copies)
-      copyStep(copy, k0, stage, tokens);
-    if (tokens.empty())
-      return Value();
-    return nvgpu::DeviceAsyncCreateGroupOp::create(
-        builder, loc, nvgpu::DeviceAsyncTokenType::get(context), tokens);
-  };
-  for (int64_t step = 0; step + 1 < stages; ++step)
-    startStep(constant(step * stepK), constant(step));
-  int64_t steps = llvm::divideCeil(contraction.depth, stepK);
-  auto loop = scf::ForOp::create(builder, loc, constant(0), constant(steps),
-                                 constant(1), initial);
-  builder.setInsertionPointToStart(loop.getBody());
-  Value kt = loop.getInductionVar();
-  auto stageOf = [&](Value index) -> Value {
-    return arith::RemUIOp::create(builder, loc, index, constant(stages));
-  };
-  Value ahead = add(kt, stages - 1);
-  // Step kt's group done; the stages - 1 after it may still be in flight.
-  if (Value group = startStep(mul(ahead, stepK), stageOf(ahead)))
-    nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
-                                     builder.getI32IntegerAttr(stages - 1));
-  gpu::BarrierOp::create(builder, loc);
-  Value stage = stageOf(kt);
-
-  SmallVector<Value> accumulators(loop.getRegionIterArgs());
-  auto resultType = LLVM::LLVMStructType::getLiteral(context, {f32, f32, f32, f32});
-  NVVM::MMATypes ptxType = contraction.kind == MmaKind::F16
-                               ? NVVM::MMATypes::f16
-                           : contraction.kind == MmaKind::BF16
-                               ? NVVM::MMATypes::bf16
-                               : NVVM::MMATypes::tf32;
-  int64_t depth = mmaDepth(contraction.kind);
-  for (int64_t kStep = 0; kStep < stepK; kStep += depth) {
-    Value k = constant(kStep);
-    SmallVector<SmallVector<Value>> aFragments, bFragments;
-    if (contraction.kind == MmaKind::TF32) {
-      for (int64_t fm = 0; fm < fragmentRows; ++fm)
-        aFragments.push_back(loadFragment(copies[0], stage,
-                                          add(warpRow, fm * 16), k,
-                                          /*isA=*/true));
-      for (int64_t fn = 0; fn < fragmentColumns; ++fn)
-        bFragments.push_back(loadFragment(copies[1], stage,
-                                          add(warpColumn, fn * 8), k,
-                                          /*isA=*/false));
-    } else {
-      // 16-bit operands: one ldmatrix per A fragment (rows r, r + 8 by k,
-      // k + 8) and per pair of B fragments (k, k + 8 by columns c, c + 8).
-      for (int64_t fm = 0; fm < fragmentRows; ++fm)
-        aFragments.push_back(loadMatrices(copies[0], stage,
-                                          add(warpRow, fm * 16), k,
-                                          /*linesFirst=*/true));
-      for (int64_t fn = 0; fn < fragmentColumns; fn += 2) {
-        SmallVector<Value> pair = loadMatrices(
-            copies[1], stage, add(warpColumn, fn * 8), k, /*linesFirst=*/false);
-        bFragments.push_back({pair[0], pair[1]});
-        bFragments.push_back({pair[2], pair[3]});
-      }
-    }
-    for (int64_t fm = 0; fm < fragmentRows; ++fm)
-      for (int64_t fn = 0; fn < fragmentColumns; ++fn) {
-        MutableArrayRef<Value> c = MutableArrayRef<Value>(accumulators)
-                                       .slice((fm * fragmentColumns + fn) * 4, 4);
-        auto mma = NVVM::MmaOp::create(
-            builder, loc, resultType, aFragments[fm], bFragments[fn],
-            ValueRange(c), {16, 8, depth}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-        for (int64_t i = 0; i < 4; ++i)
-          c[i] = LLVM::ExtractValueOp::create(builder, loc, mma, i);
-      }
-  }
-  // Nobody overwrites a stage another warp still reads.
-  gpu::BarrierOp::create(builder, loc);
-  scf::YieldOp::create(builder, loc, accumulators);
-  builder.setInsertionPointAfter(loop);
+  ke::BlockPosition position{base, firstRow, firstColumn, linearThread,
+                             threads};
+  auto loop = ke::buildStagedSteps(
+      builder, loc, contraction, copies, staging, position, initial,
+      [&](Value stage, SmallVectorImpl<Value> &accumulators) {
+        auto resultType =
+            LLVM::LLVMStructType::getLiteral(context, {f32, f32, f32, f32});
+        NVVM::MMATypes ptxType =
+            contraction.kind == MmaKind::F16    ? NVVM::MMATypes::f16
+            : contraction.kind == MmaKind::BF16 ? NVVM::MMATypes::bf16
+                                                : NVVM::MMATypes::tf32;
+        int64_t depth = mmaDepth(contraction.kind);
+        for (int64_t kStep = 0; kStep < staging.stepK; kStep += depth) {
+          Value k = constant(kStep);
+          SmallVector<SmallVector<Value>> aFragments, bFragments;
+          if (contraction.kind == MmaKind::TF32) {
+            for (int64_t fm = 0; fm < fragmentRows; ++fm)
+              aFragments.push_back(loadFragment(copies[0], stage,
+                                                add(warpRow, fm * 16), k,
+                                                /*isA=*/true));
+            for (int64_t fn = 0; fn < fragmentColumns; ++fn)
+              bFragments.push_back(loadFragment(copies[1], stage,
+                                                add(warpColumn, fn * 8), k,
+                                                /*isA=*/false));
+          } else {
+            // 16-bit operands: one ldmatrix per A fragment (rows r, r + 8 by k,
+            // k + 8) and per pair of B fragments (k, k + 8 by columns c, c +
+            // 8).
+            for (int64_t fm = 0; fm < fragmentRows; ++fm)
+              aFragments.push_back(loadMatrices(copies[0], stage,
+                                                add(warpRow, fm * 16), k,
+                                                /*linesFirst=*/true));
+            for (int64_t fn = 0; fn < fragmentColumns; fn += 2) {
+              SmallVector<Value> pair =
+                  loadMatrices(copies[1], stage, add(warpColumn, fn * 8), k,
+                               /*linesFirst=*/false);
+              bFragments.push_back({pair[0], pair[1]});
+              bFragments.push_back({pair[2], pair[3]});
+            }
+          }
+          for (int64_t fm = 0; fm < fragmentRows; ++fm)
+            for (int64_t fn = 0; fn < fragmentColumns; ++fn) {
+              MutableArrayRef<Value> c =
+                  MutableArrayRef<Value>(accumulators)
+                      .slice((fm * fragmentColumns + fn) * 4, 4);
+              auto mma = NVVM::MmaOp::create(
+                  builder, loc, resultType, aFragments[fm], bFragments[fn],
+                  ValueRange(c), {16, 8, depth}, std::nullopt, std::nullopt,
+                  std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                  std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                 NVVM::MMALayout::col});
+              for (int64_t i = 0; i < 4; ++i)
+                c[i] = LLVM::ExtractValueOp::create(builder, loc, mma, i);
+            }
+        }
+      });
   for (int64_t fm = 0; fm < fragmentRows; ++fm)
     for (int64_t fn = 0; fn < fragmentColumns; ++fn)
       for (int64_t i = 0; i < 4; ++i) {
@@ -676,11 +490,14 @@ struct TensorCoreContractionsForGPUPass
     });
     for (TensorCoreContraction &contraction : rewritten) {
       // As many stages as asked for that fit `max-shared`.
-      int64_t perStage = stageBytes(
-          contraction, {planCopy(contraction, contraction.a),
-                        planCopy(contraction, contraction.b)});
-      int64_t fitting = std::max<int64_t>(
-          1, std::min<int64_t>(stages, maxShared / perStage));
+      ke::SharedStaging staging = stagingFor(contraction, 1);
+      int64_t perStage = ke::sharedStageBytes(
+          contraction,
+          {ke::planSharedSlice(contraction, contraction.a, staging),
+           ke::planSharedSlice(contraction, contraction.b, staging)},
+          staging);
+      int64_t fitting =
+          std::max<int64_t>(1, std::min<int64_t>(stages, maxShared / perStage));
       TensorCoreKernelBuilder(contraction, fitting).build();
       if (contraction.fill)
         contraction.fill->erase();

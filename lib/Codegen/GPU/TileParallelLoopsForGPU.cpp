@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ke/KeDialect.h"
 #include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/Passes.h"
+#include "ke/KeDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

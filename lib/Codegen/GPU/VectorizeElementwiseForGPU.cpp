@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ke/KeDialect.h"
 #include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/Passes.h"
+#include "ke/KeDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

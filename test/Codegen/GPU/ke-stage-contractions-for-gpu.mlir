@@ -1,60 +1,72 @@
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1}))' | FileCheck %s
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=32 k-step=8 min-blocks=1}))' | FileCheck %s --check-prefix=SMALL
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=16 k-step=4}))' | FileCheck %s --check-prefix=FEW
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=16}))' | FileCheck %s --check-prefix=SHRINK
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8}))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=32 k-step=8 min-blocks=1 warps=8}))' | FileCheck %s --check-prefix=SMALL
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=16 k-step=4 warps=8}))' | FileCheck %s --check-prefix=FEW
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=16 warps=8}))' | FileCheck %s --check-prefix=SHRINK
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=0}))' | FileCheck %s --check-prefix=OFF
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=24}))' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=4}))' | FileCheck %s --check-prefix=WARPS
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{warps=3}))' 2>&1 | FileCheck %s --check-prefix=BADWARPS
+// RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{stages=0}))' 2>&1 | FileCheck %s --check-prefix=BADSTAGES
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{warps=16 min-blocks=1000}))' | FileCheck %s --check-prefix=FLOOR
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 stages=1}))' | FileCheck %s --check-prefix=ONE
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 async-copies=false}))' | FileCheck %s --check-prefix=SYNC
 
 // A 128x128x32 matmul after a fill: 2x2 blocks of 16x16 threads, each
-// thread 4x4 outputs in registers starting from the fill's value. Per
-// 16-step of k, the block copies A's 64x16 and B's 16x64 slices into shared
-// memory (padded rows of 65), waits, accumulates, waits again.
+// thread 4x4 outputs in registers starting from the fill's value. Slices
+// laid out as the inputs are: A's 64x16 as [line][k] (rows of 16 + 4
+// padding), B's 16x64 as [k][line] (rows of 64 + 4), three stages. Each
+// step's copies are 16-byte cp.async started two steps ahead; the step
+// waits for its own group, then every thread reads its 4 rows of A four k
+// at a time and its 4 consecutive columns of B as one vector per k, and
+// sums with multiplies and adds LLVM may fuse (contract).
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT:     linalg.fill
-// CHECK:         gpu.launch blocks(%[[BX:.*]], %[[BY:.*]], %{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads(%[[TX:.*]], %[[TY:.*]], %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<16x65xf32, #gpu.address_space<workgroup>>)
-// CHECK:           %[[ACC:.*]]:16 = scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
-// A is read along k (its innermost dimension): consecutive threads, consecutive k.
-// CHECK:             arith.remui %{{.*}}, %c16
-// CHECK:             %[[A:.*]] = memref.load %arg0
-// CHECK:             memref.store %[[A]], %[[AS]]
-// B is read along j.
-// CHECK:             arith.remui %{{.*}}, %c64
-// CHECK:             %[[B:.*]] = memref.load %arg1
-// CHECK:             memref.store %[[B]], %[[BS]]
+// CHECK:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<3x64x20xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<3x16x68xf32, #gpu.address_space<workgroup>>)
+// Two steps started before the loop.
+// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][%c0{{.*}}], 4
+// CHECK:           nvgpu.device_async_copy %arg1[{{.*}}], %[[BS]][%c0{{.*}}], 4
+// CHECK:           nvgpu.device_async_create_group
+// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][%c1{{.*}}], 4
+// CHECK:           nvgpu.device_async_create_group
+// CHECK:           %[[ACC:.*]]:16 = scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+// CHECK:             nvgpu.device_async_copy %arg0
+// CHECK:             nvgpu.device_async_copy %arg1
+// CHECK:             %[[GROUP:.*]] = nvgpu.device_async_create_group
+// CHECK:             nvgpu.device_async_wait %[[GROUP]] {numGroups = 2 : i32}
 // CHECK:             gpu.barrier
-// The 16 iterations of the step unrolled, each 4 + 4 loads for 16 sums.
-// CHECK-NOT:         scf.for
-// CHECK-COUNT-4:     memref.load %[[AS]]
-// CHECK-COUNT-4:     memref.load %[[BS]]
+// CHECK-COUNT-4:     vector.load %[[AS]][%{{.*}}, %{{.*}}, %c0{{.*}}] {alignment = 16 : i64} : memref<3x64x20xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK:             vector.load %[[BS]][%{{.*}}, %c0{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<3x16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK-COUNT-16:    arith.addf {{.*}} fastmath<contract>
+// CHECK:             vector.load %[[BS]][%{{.*}}, %c1{{.*}}, %{{.*}}]
+// The next four k: A read again.
+// CHECK:             vector.load %[[BS]][%{{.*}}, %c3{{.*}}, %{{.*}}]
 // CHECK-COUNT-16:    arith.addf
-// CHECK-COUNT-4:     memref.load %[[AS]]
+// CHECK:             vector.load %[[AS]][%{{.*}}, %{{.*}}, %c4{{.*}}]
 // CHECK:             gpu.barrier
 // CHECK-NEXT:        scf.yield
 // CHECK-COUNT-16:  memref.store %[[ACC]]#{{[0-9]+}}, %arg2
 // CHECK:           gpu.terminator
 // CHECK-NOT:     linalg.matmul
 // CHECK-LABEL: func.func @matmul_knob(
+// A 32 tile with k-steps of 8: 16x16 threads of 2x2 outputs, B's two
+// columns read as one 8-byte vector.
 // SMALL-LABEL: func.func @matmul
-// SMALL:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c4{{.*}}, {{.*}} workgroup({{.*}} : memref<8x33xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<8x33xf32, #gpu.address_space<workgroup>>)
+// SMALL:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c4{{.*}}, {{.*}} workgroup({{.*}} : memref<3x32x12xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<3x8x36xf32, #gpu.address_space<workgroup>>)
 // SMALL:           scf.for {{.*}} -> (f32, f32, f32, f32)
+// SMALL:             vector.load {{.*}} {alignment = 8 : i64} : memref<3x8x36xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // SMALL-COUNT-32:    arith.addf
 // SMALL-NOT:         arith.addf
 // SMALL:             gpu.barrier
-// 16x4 slices for 256 threads: only the first 64 copy.
+// 16x4 slices of 4-element copies for 256 threads: 16 chunks per input,
+// the threads past them copying the last one again (no copy under a
+// condition).
 // FEW-LABEL: func.func @matmul
+// FEW:         %[[A:.*]] = arith.minui %{{.*}}, %c15
+// FEW-NOT:     scf.if
+// FEW:         nvgpu.device_async_copy %arg0
+// FEW:         arith.minui %{{.*}}, %c15
+// FEW:         nvgpu.device_async_copy %arg1
 // FEW:         scf.for
-// FEW:           %[[E:.*]] = arith.addi
-// FEW:           %[[IN:.*]] = arith.cmpi ult, %[[E]], %c64
-// FEW:           scf.if %[[IN]] {
-// FEW:             memref.load %arg0
-// FEW:             memref.store
-// FEW:           }
-// FEW:           scf.if
-// FEW:             memref.load %arg1
-// FEW:           gpu.barrier
 // 128x128 outputs make 4 blocks of 64x64 and 16 of 32x32: with
 // min-blocks=16, 32x32. The function's knob is taken exactly.
 // SHRINK-LABEL: func.func @matmul(
@@ -66,19 +78,19 @@
 // OFF-LABEL: func.func @matmul
 // OFF:         linalg.fill
 // OFF:         linalg.matmul
-// BAD: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive and warps 2, 4, 8 or 16 (got tile=24, k-step=16, warps=8)
-// BADWARPS: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive and warps 2, 4, 8 or 16 (got tile=64, k-step=16, warps=3)
+// BAD: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive, warps 2, 4, 8 or 16 and stages at least 1 (got tile=24, k-step=16, warps=4, stages=3)
+// BADWARPS: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive, warps 2, 4, 8 or 16 and stages at least 1 (got tile=64, k-step=16, warps=3, stages=3)
+// BADSTAGES: (got tile=64, k-step=16, warps=4, stages=0)
 // Four warps: 16 x 8 threads, each 8 rows x 4 columns of the 64 x 64 tile
-// (rows y + 8r): 32 accumulators, and the 64 x 16 slices copied in 8
-// rounds of 128 threads. The function's ke.gpu_warps = 16 wins over the
-// option: 16 x 32 threads, 2 x 4 outputs each.
+// (rows y + 8r): 32 accumulators, A read as 8 vectors of k per four k. The
+// function's ke.gpu_warps = 16 wins over the option: 16 x 32 threads, 2 x 4
+// outputs each.
 // WARPS-LABEL: func.func @matmul(
 // WARPS:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c1{{.*}})
 // WARPS:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
-// WARPS-COUNT-8:     memref.load %arg0
-// WARPS-NOT:         memref.load %arg0
-// WARPS-COUNT-8:     memref.load %arg1
 // WARPS:             gpu.barrier
+// WARPS-COUNT-8:     vector.load %arg{{[0-9]+}}[%{{.*}}, %{{.*}}, %c0{{.*}}] {{.*}} : memref<3x64x20xf32
+// WARPS:             vector.load {{.*}} : memref<3x16x68xf32
 // With 16 warps (32 thread rows) the tile is not halved below 32, however
 // few the blocks: still staged, 4 x 4 blocks of 32 x 32.
 // FLOOR-LABEL: func.func @matmul(
@@ -86,6 +98,20 @@
 // WARPS-LABEL: func.func @matmul_warps_knob(
 // WARPS:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}})
 // WARPS:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// One stage: nothing copied ahead; each step waits for all of its copies.
+// ONE-LABEL: func.func @matmul(
+// ONE:         workgroup({{.*}} : memref<1x64x20xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x16x68xf32, #gpu.address_space<workgroup>>)
+// ONE-NOT:     nvgpu.device_async_copy
+// ONE:         scf.for
+// ONE:           nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// Without cp.async (AMD): 16-byte vectors through registers.
+// SYNC-LABEL: func.func @matmul(
+// SYNC-NOT:    nvgpu.
+// SYNC:        vector.load %arg0[{{.*}}] : memref<128x32xf32>, vector<4xf32>
+// SYNC:        vector.store %{{.*}}, %arg{{[0-9]+}}[{{.*}}] : memref<3x64x20xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// SYNC:        vector.load %arg1[{{.*}}] : memref<32x128xf32>, vector<4xf32>
+// SYNC-NOT:    nvgpu.
+// SYNC-LABEL: func.func @matmul_knob(
 func.func @matmul(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<128x128xf32>)
@@ -112,12 +138,14 @@ func.func @matmul_warps_knob(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c:
 // output.
 // CHECK-LABEL: func.func @batched_scores
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c4{{.*}})
+// Both slices [line][k]: threads own columns 16 apart (rows of 20 words:
+// the 16 lanes' rows on different banks), reading k as vectors.
 // CHECK-COUNT-16:  memref.load %arg2
+// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, 4
+// CHECK:           nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, 4
 // CHECK:           scf.for
-// CHECK:             arith.remui %{{.*}}, %c16
-// CHECK:             memref.load %arg0
-// CHECK:             arith.remui %{{.*}}, %c16
-// CHECK:             memref.load %arg1
+// CHECK:             gpu.barrier
+// CHECK-COUNT-8:     vector.load %{{.*}} : memref<3x64x20xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 #q = affine_map<(b, i, j, k) -> (b, i, k)>
 #k = affine_map<(b, i, j, k) -> (b, j, k)>
 #s = affine_map<(b, i, j, k) -> (b, i, j)>
@@ -179,12 +207,12 @@ func.func @not_staged(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<6
 // CHECK:           scf.if %{{.*}} -> (f32)
 // CHECK:             memref.load %arg2
 // CHECK:           } else {
+// A's copies past row 40 read row 0 and copy no bytes (zero-fill); B's
+// columns fill the tile, its copies are guarded only by K's end.
+// CHECK:           %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c40
+// CHECK:           %[[BYTES:.*]] = arith.select %{{.*}}, %c4{{.*}}, %c0
+// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 4, %[[BYTES]]
 // CHECK:           scf.for
-// Four rounds of 256 elements of A's 64x16 slice, each guarded.
-// CHECK-COUNT-4:     memref.load %arg0
-// B's columns fill the tile: no guard.
-// CHECK-NOT:         scf.if
-// CHECK:             memref.load %arg1
 // CHECK:             gpu.barrier
 // CHECK:           scf.if
 // CHECK-NEXT:        memref.store
@@ -200,13 +228,14 @@ func.func @ragged(%a: memref<40x32xf32>, %b: memref<32x64xf32>, %c: memref<40x64
 // delinearized and the input read at (oh + kh, ow + kw).
 // CHECK-LABEL: func.func @conv
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}},
-// CHECK:           scf.for %{{.*}} = %{{.*}} to %c144 step %c16
-// CHECK:             affine.delinearize_index %{{.*}} into (3, 3, 16)
-// CHECK:             affine.delinearize_index %{{.*}} into (1, 8, 8)
-// CHECK:             affine.apply
-// CHECK:             memref.load %arg0
-// CHECK:             affine.delinearize_index %{{.*}} into (3, 3, 16)
-// CHECK:             memref.load %arg1
+// Four channels (the innermost of k) per copy; 9 steps of 16.
+// CHECK:           affine.delinearize_index %{{.*}} into (1, 8, 8)
+// CHECK:           affine.delinearize_index %{{.*}} into (3, 3, 16)
+// CHECK:           affine.apply
+// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, 4
+// CHECK:           affine.delinearize_index %{{.*}} into (3, 3, 16)
+// CHECK:           nvgpu.device_async_copy %arg1
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c9{{.*}} step %c1
 // CHECK:             gpu.barrier
 func.func @conv(%input: memref<1x10x10x16xf32>, %filter: memref<3x3x16x16xf32>, %out: memref<1x8x8x16xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}

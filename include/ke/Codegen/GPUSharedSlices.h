@@ -1,0 +1,113 @@
+//===- GPUSharedSlices.h - a contraction's inputs through shared memory -*- C++
+//-*-===//
+//
+// Both GPU rewrites of contractions (SIMT staging, tensor cores) walk K in
+// steps and give each step's slice of every input a place in shared
+// memory, copied by the whole block a few steps ahead of its use. This is
+// that part: the slices' layout, their buffers, the copies of one step and
+// the pipelined loop over the steps. What each rewrite computes from the
+// slices is its own.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_CODEGEN_GPUSHAREDSLICES_H
+#define KE_CODEGEN_GPUSHAREDSLICES_H
+
+#include "ke/Codegen/GPUContraction.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace ke {
+
+/// Shared memory a block may have statically; more is dynamic, opted in to
+/// at launch.
+constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+/// How one input reaches shared memory: `width` elements per copy along its
+/// innermost dimension, which follows K or the input's side, into a slice
+/// laid out the same way ([line][k] or [k][line]), so that copies are
+/// contiguous on both ends.
+struct SharedSlice {
+  unsigned position = 0;
+  bool alongRows = false;
+  /// Whether the input's innermost dimension follows a reduction loop: the
+  /// slice is [stage][line][k], otherwise [stage][k][line].
+  bool kInnermost = false;
+  /// Elements per copy: 16 bytes where the input allows it.
+  int64_t width = 1;
+  /// The slice's row length in elements, padding included.
+  int64_t stride = 0;
+  /// The buffer of all stages, once the launch exists.
+  mlir::Value buffer;
+};
+
+/// The shape of a contraction's walk through shared memory.
+struct SharedStaging {
+  /// Outputs per block along rows and columns.
+  int64_t tile = 0;
+  /// Reduction iterations per step.
+  int64_t stepK = 0;
+  /// Steps in flight: copies of a step start stages - 1 steps ahead.
+  int64_t stages = 1;
+  /// Padding of [k][line] rows, in elements ([line][k] rows get 16 bytes).
+  int64_t linePadding = 0;
+  /// Copies that can go straight to shared memory do (cp.async, NVIDIA).
+  bool asyncCopies = true;
+};
+
+/// Input `position` of `contraction`'s slice plan.
+SharedSlice planSharedSlice(const GPUContraction &contraction,
+                            unsigned position, const SharedStaging &staging);
+
+/// The buffer type of `slice`: [stages][lines][stride] in workgroup memory.
+mlir::MemRefType sharedSliceType(const GPUContraction &contraction,
+                                 const SharedSlice &slice,
+                                 const SharedStaging &staging);
+
+/// Bytes of shared memory one stage of `slices` takes.
+int64_t sharedStageBytes(const GPUContraction &contraction,
+                         llvm::ArrayRef<SharedSlice> slices,
+                         const SharedStaging &staging);
+
+/// The dynamic shared memory a launch of `slices` needs: null when they fit
+/// in static memory (workgroup attributions of `sharedSliceType`).
+mlir::Value dynamicSharedBytes(mlir::OpBuilder &builder, mlir::Location loc,
+                               const GPUContraction &contraction,
+                               llvm::ArrayRef<SharedSlice> slices,
+                               const SharedStaging &staging);
+
+/// Sets every slice's buffer inside `launch`: its workgroup attributions,
+/// or views into its dynamic shared memory.
+void bindSharedSlices(mlir::OpBuilder &builder, mlir::Location loc,
+                      mlir::gpu::LaunchOp launch,
+                      const GPUContraction &contraction,
+                      llvm::MutableArrayRef<SharedSlice> slices,
+                      const SharedStaging &staging);
+
+/// Where a block is: the loops' ivs it fixes (batches), its first row and
+/// column, and its thread among `threads`.
+struct BlockPosition {
+  llvm::SmallVector<mlir::Value> base;
+  mlir::Value firstRow, firstColumn, linearThread;
+  int64_t threads = 0;
+};
+
+/// Emits the loop over K's steps of `staging.stepK`: each step's copies of
+/// every slice started `staging.stages` - 1 steps ahead, a wait and a
+/// barrier, `compute(stage, accumulators)` (the step's math from the slices
+/// at `stage`, updating the loop-carried `accumulators`), and a barrier
+/// before a stage is overwritten. Returns the loop; the builder is left
+/// after it.
+mlir::scf::ForOp buildStagedSteps(
+    mlir::OpBuilder &builder, mlir::Location loc,
+    const GPUContraction &contraction, llvm::ArrayRef<SharedSlice> slices,
+    const SharedStaging &staging, const BlockPosition &block,
+    mlir::ValueRange initial,
+    llvm::function_ref<void(mlir::Value stage,
+                            llvm::SmallVectorImpl<mlir::Value> &accumulators)>
+        compute);
+
+} // namespace ke
+
+#endif // KE_CODEGEN_GPUSHAREDSLICES_H

@@ -1,0 +1,299 @@
+//===- SharedSlices.cpp - a contraction's inputs through shared memory ----===//
+
+#include "ke/Codegen/GPUSharedSlices.h"
+
+#include "ke/Codegen/LinalgOnBuffers.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using ke::detail::applyMap;
+using ke::detail::loadOrZero;
+using ke::detail::scatterIvs;
+
+namespace {
+/// Bytes one thread moves per copy where the input allows it.
+constexpr int64_t kVectorBytes = 16;
+
+int64_t lines(const ke::SharedSlice &slice, const ke::SharedStaging &staging) {
+  return slice.kInnermost ? staging.tile : staging.stepK;
+}
+
+/// A vector of `type` from `memref` at `indices` where `inside` holds,
+/// zeros elsewhere.
+Value loadVectorOrZero(OpBuilder &builder, Location loc, VectorType type,
+                       Value memref, ValueRange indices, Value inside) {
+  if (!inside)
+    return vector::LoadOp::create(builder, loc, type, memref, indices);
+  auto ifInside = scf::IfOp::create(builder, loc, type, inside,
+                                    /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(ifInside.thenBlock());
+  scf::YieldOp::create(
+      builder, loc,
+      ValueRange{vector::LoadOp::create(builder, loc, type, memref, indices)});
+  builder.setInsertionPointToStart(ifInside.elseBlock());
+  scf::YieldOp::create(builder, loc,
+                       ValueRange{arith::ConstantOp::create(
+                           builder, loc, builder.getZeroAttr(type))});
+  return ifInside.getResult(0);
+}
+
+/// Starts copying the step at `k0` of `slice`'s input into `stage`;
+/// appends the asynchronous copies' tokens to `tokens`.
+void copyStep(OpBuilder &builder, Location loc,
+              const ke::GPUContraction &contraction,
+              const ke::SharedSlice &slice, const ke::SharedStaging &staging,
+              const ke::BlockPosition &block, Value k0, Value stage,
+              SmallVectorImpl<Value> &tokens) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(builder, loc, a, b);
+  };
+  auto below = [&](Value index, int64_t bound) -> Value {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
+                                 constant(bound));
+  };
+  auto both = [&](Value a, Value b) -> Value {
+    if (!a || !b)
+      return a ? a : b;
+    return arith::AndIOp::create(builder, loc, a, b);
+  };
+  linalg::LinalgOp op = contraction.op;
+  OpOperand *input = op.getDpsInputOperand(slice.position);
+  AffineMap map = op.getMatchingIndexingMap(input);
+  ArrayRef<unsigned> sideLoops =
+      slice.alongRows ? contraction.rowLoops : contraction.columnLoops;
+  int64_t sideExtent = slice.alongRows ? contraction.rows : contraction.columns;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t tile = staging.tile, stepK = staging.stepK, width = slice.width;
+  int64_t chunks = tile * stepK / width;
+  // Chunks along the innermost dimension first: neighbouring threads read
+  // neighbouring addresses.
+  int64_t chunksPerLine = (slice.kInnermost ? stepK : tile) / width;
+  Type element = getElementTypeOrSelf(input->get().getType());
+  for (int64_t first = 0; first < chunks; first += block.threads) {
+    Value chunk = add(block.linearThread, constant(first));
+    // In a last partial round the threads past the end copy the last
+    // chunk again (the same bytes to the same place): no copy under a
+    // condition, which would keep its token in a region.
+    if (first + block.threads > chunks)
+      chunk = arith::MinUIOp::create(builder, loc, chunk, constant(chunks - 1));
+    Value inner = arith::MulIOp::create(
+        builder, loc,
+        arith::RemUIOp::create(builder, loc, chunk, constant(chunksPerLine)),
+        constant(width));
+    Value outer =
+        arith::DivUIOp::create(builder, loc, chunk, constant(chunksPerLine));
+    Value kk = slice.kInnermost ? inner : outer;
+    Value mm = slice.kInnermost ? outer : inner;
+    Value along = add(slice.alongRows ? block.firstRow : block.firstColumn, mm);
+    Value k = add(k0, kk);
+    // Whole chunks are in or out: the width divides the extents. Outside
+    // the operands the product's terms are zeros.
+    Value inside;
+    if (sideExtent % tile != 0)
+      inside = below(along, sideExtent);
+    if (contraction.depth % stepK != 0 || staging.stages > 1)
+      inside = both(inside, below(k, contraction.depth));
+    Value zero = constant(0);
+    // Indices outside are clamped to 0: a copy of no elements still names
+    // an address.
+    Value safeAlong =
+        inside ? arith::SelectOp::create(builder, loc, inside, along, zero)
+                     .getResult()
+               : along;
+    Value safeK =
+        inside
+            ? arith::SelectOp::create(builder, loc, inside, k, zero).getResult()
+            : k;
+    SmallVector<Value> ivs(block.base);
+    scatterIvs(builder, loc, safeK, contraction.reductionLoops, bounds, ivs);
+    scatterIvs(builder, loc, safeAlong, sideLoops, bounds, ivs);
+    SmallVector<Value> indices = applyMap(builder, loc, map, ivs);
+    SmallVector<Value> target = slice.kInnermost
+                                    ? SmallVector<Value>{stage, mm, kk}
+                                    : SmallVector<Value>{stage, kk, mm};
+    if (width == 1) {
+      Value value = loadOrZero(builder, loc, input->get(), indices, inside);
+      memref::StoreOp::create(builder, loc, value, slice.buffer, target);
+      continue;
+    }
+    if (!staging.asyncCopies) {
+      auto type = VectorType::get({width}, element);
+      Value value =
+          loadVectorOrZero(builder, loc, type, input->get(), indices, inside);
+      vector::StoreOp::create(builder, loc, value, slice.buffer, target);
+      continue;
+    }
+    // 16 bytes straight to shared memory (cp.async.cg), zero-filled when
+    // outside.
+    Value count;
+    if (inside)
+      count =
+          arith::SelectOp::create(builder, loc, inside, constant(width), zero);
+    auto copy = nvgpu::DeviceAsyncCopyOp::create(
+        builder, loc, nvgpu::DeviceAsyncTokenType::get(op.getContext()),
+        slice.buffer, target, input->get(), indices,
+        builder.getIndexAttr(width), count, builder.getUnitAttr());
+    tokens.push_back(copy.getAsyncToken());
+  }
+}
+} // namespace
+
+ke::SharedSlice ke::planSharedSlice(const GPUContraction &contraction,
+                                    unsigned position,
+                                    const SharedStaging &staging) {
+  linalg::LinalgOp op = contraction.op;
+  OpOperand *input = op.getDpsInputOperand(position);
+  AffineMap map = op.getMatchingIndexingMap(input);
+  SharedSlice slice;
+  slice.position = position;
+  slice.alongRows = contraction.alongRows[position];
+  slice.kInnermost = llvm::any_of(contraction.reductionLoops, [&](unsigned l) {
+    return map.getResults().back().isFunctionOfDim(l);
+  });
+  // A vector copy needs consecutive flat indices to be consecutive
+  // addresses: the innermost index is the innermost loop of its group,
+  // whose bound the width divides, in a row-major buffer whose rows the
+  // width divides (aligned vectors); and whole vectors in a step's lines.
+  auto memref = cast<MemRefType>(input->get().getType());
+  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+  ArrayRef<unsigned> group =
+      slice.kInnermost  ? ArrayRef<unsigned>(contraction.reductionLoops)
+      : slice.alongRows ? ArrayRef<unsigned>(contraction.rowLoops)
+                        : ArrayRef<unsigned>(contraction.columnLoops);
+  int64_t bits = memref.getElementTypeBitWidth();
+  int64_t width = kVectorBytes * 8 / bits;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t lineLength = slice.kInnermost ? staging.stepK : staging.tile;
+  if (last && !group.empty() && last.getPosition() == group.back() &&
+      memref.getLayout().isIdentity() && memref.hasStaticShape() &&
+      memref.getShape().back() % width == 0 &&
+      bounds[group.back()] % width == 0 && lineLength % width == 0)
+    slice.width = width;
+  // [line][k] rows get 16 bytes of padding: the rows one k-wise read
+  // touches land on different banks.
+  slice.stride = slice.kInnermost ? staging.stepK + kVectorBytes * 8 / bits
+                                  : staging.tile + staging.linePadding;
+  return slice;
+}
+
+MemRefType ke::sharedSliceType(const GPUContraction &contraction,
+                               const SharedSlice &slice,
+                               const SharedStaging &staging) {
+  linalg::LinalgOp op = contraction.op;
+  Type element = getElementTypeOrSelf(
+      op.getDpsInputOperand(slice.position)->get().getType());
+  return MemRefType::get(
+      {staging.stages, lines(slice, staging), slice.stride}, element,
+      MemRefLayoutAttrInterface{},
+      gpu::AddressSpaceAttr::get(element.getContext(),
+                                 gpu::AddressSpace::Workgroup));
+}
+
+int64_t ke::sharedStageBytes(const GPUContraction &contraction,
+                             ArrayRef<SharedSlice> slices,
+                             const SharedStaging &staging) {
+  int64_t bytes = 0;
+  for (const SharedSlice &slice : slices) {
+    MemRefType type = sharedSliceType(contraction, slice, staging);
+    bytes += lines(slice, staging) * slice.stride *
+             type.getElementTypeBitWidth() / 8;
+  }
+  return bytes;
+}
+
+Value ke::dynamicSharedBytes(OpBuilder &builder, Location loc,
+                             const GPUContraction &contraction,
+                             ArrayRef<SharedSlice> slices,
+                             const SharedStaging &staging) {
+  int64_t bytes =
+      staging.stages * sharedStageBytes(contraction, slices, staging);
+  if (bytes <= kMaxStaticSharedBytes)
+    return Value();
+  return arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
+                                      bytes);
+}
+
+void ke::bindSharedSlices(OpBuilder &builder, Location loc,
+                          gpu::LaunchOp launch,
+                          const GPUContraction &contraction,
+                          MutableArrayRef<SharedSlice> slices,
+                          const SharedStaging &staging) {
+  if (!launch.getDynamicSharedMemorySize()) {
+    for (auto [slice, buffer] :
+         llvm::zip(slices, launch.getWorkgroupAttributions()))
+      slice.buffer = buffer;
+    return;
+  }
+  auto workgroup = gpu::AddressSpaceAttr::get(builder.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  Value bytes = gpu::DynamicSharedMemoryOp::create(
+      builder, loc,
+      MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
+                      MemRefLayoutAttrInterface{}, workgroup));
+  int64_t offset = 0;
+  for (SharedSlice &slice : slices) {
+    MemRefType type = sharedSliceType(contraction, slice, staging);
+    slice.buffer = memref::ViewOp::create(
+        builder, loc, type, bytes,
+        arith::ConstantIndexOp::create(builder, loc, offset), ValueRange{});
+    offset += type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  }
+}
+
+scf::ForOp ke::buildStagedSteps(
+    OpBuilder &builder, Location loc, const GPUContraction &contraction,
+    ArrayRef<SharedSlice> slices, const SharedStaging &staging,
+    const BlockPosition &block, ValueRange initial,
+    function_ref<void(Value, SmallVectorImpl<Value> &)> compute) {
+  MLIRContext *context = builder.getContext();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  int64_t stages = staging.stages, stepK = staging.stepK;
+  // Copies of step s go to stage s % stages, started stages - 1 steps
+  // ahead of their use (cp.async groups), so the loads of later steps
+  // overlap the math of this one.
+  auto startStep = [&](Value k0, Value stage) -> Value {
+    SmallVector<Value> tokens;
+    for (const SharedSlice &slice : slices)
+      copyStep(builder, loc, contraction, slice, staging, block, k0, stage,
+               tokens);
+    if (tokens.empty())
+      return Value();
+    return nvgpu::DeviceAsyncCreateGroupOp::create(
+        builder, loc, nvgpu::DeviceAsyncTokenType::get(context), tokens);
+  };
+  for (int64_t step = 0; step + 1 < stages; ++step)
+    startStep(constant(step * stepK), constant(step));
+  int64_t steps = llvm::divideCeil(contraction.depth, stepK);
+  auto loop = scf::ForOp::create(builder, loc, constant(0), constant(steps),
+                                 constant(1), initial);
+  builder.setInsertionPointToStart(loop.getBody());
+  Value kt = loop.getInductionVar();
+  auto stageOf = [&](Value index) -> Value {
+    return arith::RemUIOp::create(builder, loc, index, constant(stages));
+  };
+  Value ahead = arith::AddIOp::create(builder, loc, kt, constant(stages - 1));
+  // Step kt's group done; the stages - 1 after it may still be in flight.
+  if (Value group =
+          startStep(arith::MulIOp::create(builder, loc, ahead, constant(stepK)),
+                    stageOf(ahead)))
+    nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
+                                     builder.getI32IntegerAttr(stages - 1));
+  gpu::BarrierOp::create(builder, loc);
+  SmallVector<Value> accumulators(loop.getRegionIterArgs());
+  compute(stageOf(kt), accumulators);
+  // Nobody overwrites a stage another thread still reads.
+  gpu::BarrierOp::create(builder, loc);
+  scf::YieldOp::create(builder, loc, accumulators);
+  builder.setInsertionPointAfter(loop);
+  return loop;
+}
