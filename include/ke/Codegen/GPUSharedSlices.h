@@ -50,8 +50,9 @@ struct SharedStaging {
   int64_t stepK = 0;
   /// Steps in flight: copies of a step start stages - 1 steps ahead.
   int64_t stages = 1;
-  /// Padding of [k][line] rows, in elements ([line][k] rows get 16 bytes).
-  int64_t linePadding = 0;
+  /// Padding of [k][line] rows in bytes, a multiple of 16 so that every
+  /// row starts 16-byte aligned ([line][k] rows get 16 bytes).
+  int64_t linePaddingBytes = 16;
   /// Copies that can go straight to shared memory do (cp.async, NVIDIA).
   bool asyncCopies = true;
 };

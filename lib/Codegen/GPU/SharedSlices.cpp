@@ -172,15 +172,19 @@ ke::SharedSlice ke::planSharedSlice(const GPUContraction &contraction,
   int64_t width = kVectorBytes * 8 / bits;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t lineLength = slice.kInnermost ? staging.stepK : staging.tile;
+  // [line][k] rows get 16 bytes of padding: the rows one k-wise read
+  // touches land on different banks.
+  slice.stride = slice.kInnermost
+                     ? staging.stepK + kVectorBytes * 8 / bits
+                     : staging.tile + staging.linePaddingBytes * 8 / bits;
+  // Every row of the slice must start on 16 bytes for 16-byte copies.
+  bool alignedRows = (slice.stride * bits / 8) % kVectorBytes == 0;
   if (last && !group.empty() && last.getPosition() == group.back() &&
       memref.getLayout().isIdentity() && memref.hasStaticShape() &&
       memref.getShape().back() % width == 0 &&
-      bounds[group.back()] % width == 0 && lineLength % width == 0)
+      bounds[group.back()] % width == 0 && lineLength % width == 0 &&
+      alignedRows)
     slice.width = width;
-  // [line][k] rows get 16 bytes of padding: the rows one k-wise read
-  // touches land on different banks.
-  slice.stride = slice.kInnermost ? staging.stepK + kVectorBytes * 8 / bits
-                                  : staging.tile + staging.linePadding;
   return slice;
 }
 
@@ -200,11 +204,14 @@ MemRefType ke::sharedSliceType(const GPUContraction &contraction,
 int64_t ke::sharedStageBytes(const GPUContraction &contraction,
                              ArrayRef<SharedSlice> slices,
                              const SharedStaging &staging) {
+  // Each slice's buffer starts on 16 bytes (ke-align-workgroup-memory,
+  // the views below).
   int64_t bytes = 0;
   for (const SharedSlice &slice : slices) {
     MemRefType type = sharedSliceType(contraction, slice, staging);
-    bytes += lines(slice, staging) * slice.stride *
-             type.getElementTypeBitWidth() / 8;
+    bytes += llvm::alignTo(lines(slice, staging) * slice.stride *
+                               type.getElementTypeBitWidth() / 8,
+                           kVectorBytes);
   }
   return bytes;
 }
@@ -213,8 +220,13 @@ Value ke::dynamicSharedBytes(OpBuilder &builder, Location loc,
                              const GPUContraction &contraction,
                              ArrayRef<SharedSlice> slices,
                              const SharedStaging &staging) {
-  int64_t bytes =
-      staging.stages * sharedStageBytes(contraction, slices, staging);
+  int64_t bytes = 0;
+  for (const SharedSlice &slice : slices) {
+    MemRefType type = sharedSliceType(contraction, slice, staging);
+    bytes +=
+        llvm::alignTo(type.getNumElements() * type.getElementTypeBitWidth() / 8,
+                      kVectorBytes);
+  }
   if (bytes <= kMaxStaticSharedBytes)
     return Value();
   return arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
@@ -244,7 +256,9 @@ void ke::bindSharedSlices(OpBuilder &builder, Location loc,
     slice.buffer = memref::ViewOp::create(
         builder, loc, type, bytes,
         arith::ConstantIndexOp::create(builder, loc, offset), ValueRange{});
-    offset += type.getNumElements() * type.getElementTypeBitWidth() / 8;
+    offset +=
+        llvm::alignTo(type.getNumElements() * type.getElementTypeBitWidth() / 8,
+                      kVectorBytes);
   }
 }
 

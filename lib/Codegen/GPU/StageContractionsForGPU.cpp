@@ -87,7 +87,7 @@ SmallVector<ke::SharedSlice> planSlices(const StagedContraction &contraction,
 }
 
 /// The walk through shared memory: slices laid out as their inputs are,
-/// [k][line] rows padded by 16 bytes (aligned vector reads), as many of
+/// rows padded by 16 bytes (aligned vector reads), as many of
 /// `stages` as fit in static shared memory.
 ke::SharedStaging stagingFor(const StagedContraction &contraction,
                              int64_t stepK, int64_t stages, bool asyncCopies) {
@@ -95,7 +95,6 @@ ke::SharedStaging stagingFor(const StagedContraction &contraction,
   staging.tile = contraction.tile;
   staging.stepK = stepK;
   staging.stages = 1;
-  staging.linePadding = 4;
   staging.asyncCopies = asyncCopies;
   int64_t perStage = ke::sharedStageBytes(
       contraction, planSlices(contraction, staging), staging);
@@ -274,7 +273,9 @@ void stage(const StagedContraction &contraction,
         const SideOwnership &side = slice.alongRows ? rows : columns;
         auto type = cast<MemRefType>(slice.buffer.getType());
         Type element = type.getElementType();
-        bool narrow = type.getElementTypeBitWidth() <= 32;
+        int64_t bits = type.getElementTypeBitWidth();
+        // Vector reads of whole bytes, aligned to a power of two.
+        bool narrow = bits >= 8 && bits <= 32 && llvm::isPowerOf2_64(bits);
         int64_t alignment = kVectorElements * type.getElementTypeBitWidth() / 8;
         SmallVector<Value> loaded;
         if (slice.kInnermost && narrow && stepK % kVectorElements == 0 &&

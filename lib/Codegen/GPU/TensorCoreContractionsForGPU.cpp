@@ -162,7 +162,7 @@ ke::SharedStaging stagingFor(const TensorCoreContraction &contraction,
   staging.tile = contraction.tile;
   staging.stepK = stepDepth(contraction.kind);
   staging.stages = stages;
-  staging.linePadding = 8;
+  staging.linePaddingBytes = 8 * (contraction.kind == MmaKind::TF32 ? 4 : 2);
   return staging;
 }
 

@@ -243,3 +243,27 @@ func.func @conv(%input: memref<1x10x10x16xf32>, %filter: memref<3x3x16x16xf32>, 
       outs(%out : memref<1x8x8x16xf32>)
   return
 }
+
+// -----
+
+// f16 inputs widened in the body (what the tensor cores leave here when
+// their tile is 0 or the body is not exactly a product): rows padded by 16
+// bytes, not 4 elements, so that each row of B's [k][line] slice (64 + 8
+// halves) starts 16-byte aligned for its 8-element copies.
+// CHECK-LABEL: func.func @half
+// CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<3x64x24xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x16x72xf16, #gpu.address_space<workgroup>>)
+// CHECK:           nvgpu.device_async_copy %arg0{{.*}}, 8
+// CHECK:           nvgpu.device_async_copy %arg1{{.*}}, 8
+func.func @half(%a: memref<128x32xf16>, %b: memref<32x128xf16>, %c: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x32xf16>, memref<32x128xf16>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
