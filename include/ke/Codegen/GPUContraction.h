@@ -1,4 +1,5 @@
-//===- GPUContraction.h - linalg ops read as C += A B on buffers -*- C++ -*-===//
+//===- GPUContraction.h - linalg ops read as C += A B on buffers -*- C++
+//-*-===//
 //
 // The GPU rewrites of GEMM-like ops (shared-memory staging, tensor cores)
 // read an op the same way: as a matrix product over groups of loops. This
@@ -41,6 +42,26 @@ struct GPUContraction {
 std::optional<GPUContraction> matchGPUContraction(mlir::linalg::LinalgOp op);
 
 namespace detail {
+
+/// The index arithmetic the contraction rewrites build launches with.
+class IndexMath {
+public:
+  IndexMath(mlir::OpBuilder &builder, mlir::Location loc)
+      : builder(builder), loc(loc) {}
+  mlir::Value constant(int64_t value) const;
+  mlir::Value add(mlir::Value a, mlir::Value b) const;
+  /// `a` + `b`; `a` itself for 0.
+  mlir::Value add(mlir::Value a, int64_t b) const;
+  mlir::Value mul(mlir::Value a, int64_t b) const;
+  /// `index` < `bound`, unsigned.
+  mlir::Value below(mlir::Value index, int64_t bound) const;
+  /// `a` and `b`, either of which may be null (no condition).
+  mlir::Value both(mlir::Value a, mlir::Value b) const;
+
+private:
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+};
 
 /// Writes the ivs of `loops` (bounds `bounds`) that the flat index
 /// `linear` stands for into `ivs` (row-major over `loops`).

@@ -79,6 +79,35 @@ std::optional<ke::GPUContraction> ke::matchGPUContraction(linalg::LinalgOp op) {
   return contraction;
 }
 
+using ke::detail::IndexMath;
+
+Value IndexMath::constant(int64_t value) const {
+  return arith::ConstantIndexOp::create(builder, loc, value);
+}
+
+Value IndexMath::add(Value a, Value b) const {
+  return arith::AddIOp::create(builder, loc, a, b);
+}
+
+Value IndexMath::add(Value a, int64_t b) const {
+  return b == 0 ? a : add(a, constant(b));
+}
+
+Value IndexMath::mul(Value a, int64_t b) const {
+  return arith::MulIOp::create(builder, loc, a, constant(b));
+}
+
+Value IndexMath::below(Value index, int64_t bound) const {
+  return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
+                               constant(bound));
+}
+
+Value IndexMath::both(Value a, Value b) const {
+  if (!a || !b)
+    return a ? a : b;
+  return arith::AndIOp::create(builder, loc, a, b);
+}
+
 void ke::detail::scatterIvs(OpBuilder &builder, Location loc, Value linear,
                             ArrayRef<unsigned> loops, ArrayRef<int64_t> bounds,
                             SmallVectorImpl<Value> &ivs) {

@@ -22,6 +22,14 @@ int64_t lines(const ke::SharedSlice &slice, const ke::SharedStaging &staging) {
   return slice.kInnermost ? staging.tile : staging.stepK;
 }
 
+/// The bytes a slice buffer of `type` takes, up to the next 16: each
+/// buffer starts on 16 bytes (ke-align-workgroup-memory, the views of
+/// dynamic shared memory).
+int64_t bufferBytes(MemRefType type) {
+  return llvm::alignTo(
+      type.getNumElements() * type.getElementTypeBitWidth() / 8, kVectorBytes);
+}
+
 /// A vector of `type` from `memref` at `indices` where `inside` holds,
 /// zeros elsewhere.
 Value loadVectorOrZero(OpBuilder &builder, Location loc, VectorType type,
@@ -49,21 +57,7 @@ void copyStep(OpBuilder &builder, Location loc,
               const ke::SharedSlice &slice, const ke::SharedStaging &staging,
               const ke::BlockPosition &block, Value k0, Value stage,
               SmallVectorImpl<Value> &tokens) {
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(builder, loc, a, b);
-  };
-  auto below = [&](Value index, int64_t bound) -> Value {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
-                                 constant(bound));
-  };
-  auto both = [&](Value a, Value b) -> Value {
-    if (!a || !b)
-      return a ? a : b;
-    return arith::AndIOp::create(builder, loc, a, b);
-  };
+  ke::detail::IndexMath indexMath(builder, loc);
   linalg::LinalgOp op = contraction.op;
   OpOperand *input = op.getDpsInputOperand(slice.position);
   AffineMap map = op.getMatchingIndexingMap(input);
@@ -78,30 +72,33 @@ void copyStep(OpBuilder &builder, Location loc,
   int64_t chunksPerLine = (slice.kInnermost ? stepK : tile) / width;
   Type element = getElementTypeOrSelf(input->get().getType());
   for (int64_t first = 0; first < chunks; first += block.threads) {
-    Value chunk = add(block.linearThread, constant(first));
+    Value chunk = indexMath.add(block.linearThread, indexMath.constant(first));
     // In a last partial round the threads past the end copy the last
     // chunk again (the same bytes to the same place): no copy under a
     // condition, which would keep its token in a region.
     if (first + block.threads > chunks)
-      chunk = arith::MinUIOp::create(builder, loc, chunk, constant(chunks - 1));
+      chunk = arith::MinUIOp::create(builder, loc, chunk,
+                                     indexMath.constant(chunks - 1));
     Value inner = arith::MulIOp::create(
         builder, loc,
-        arith::RemUIOp::create(builder, loc, chunk, constant(chunksPerLine)),
-        constant(width));
-    Value outer =
-        arith::DivUIOp::create(builder, loc, chunk, constant(chunksPerLine));
+        arith::RemUIOp::create(builder, loc, chunk,
+                               indexMath.constant(chunksPerLine)),
+        indexMath.constant(width));
+    Value outer = arith::DivUIOp::create(builder, loc, chunk,
+                                         indexMath.constant(chunksPerLine));
     Value kk = slice.kInnermost ? inner : outer;
     Value mm = slice.kInnermost ? outer : inner;
-    Value along = add(slice.alongRows ? block.firstRow : block.firstColumn, mm);
-    Value k = add(k0, kk);
+    Value along =
+        indexMath.add(slice.alongRows ? block.firstRow : block.firstColumn, mm);
+    Value k = indexMath.add(k0, kk);
     // Whole chunks are in or out: the width divides the extents. Outside
     // the operands the product's terms are zeros.
     Value inside;
     if (sideExtent % tile != 0)
-      inside = below(along, sideExtent);
+      inside = indexMath.below(along, sideExtent);
     if (contraction.depth % stepK != 0 || staging.stages > 1)
-      inside = both(inside, below(k, contraction.depth));
-    Value zero = constant(0);
+      inside = indexMath.both(inside, indexMath.below(k, contraction.depth));
+    Value zero = indexMath.constant(0);
     // Indices outside are clamped to 0: a copy of no elements still names
     // an address.
     Value safeAlong =
@@ -135,8 +132,8 @@ void copyStep(OpBuilder &builder, Location loc,
     // outside.
     Value count;
     if (inside)
-      count =
-          arith::SelectOp::create(builder, loc, inside, constant(width), zero);
+      count = arith::SelectOp::create(builder, loc, inside,
+                                      indexMath.constant(width), zero);
     auto copy = nvgpu::DeviceAsyncCopyOp::create(
         builder, loc, nvgpu::DeviceAsyncTokenType::get(op.getContext()),
         slice.buffer, target, input->get(), indices,
@@ -221,12 +218,8 @@ Value ke::dynamicSharedBytes(OpBuilder &builder, Location loc,
                              ArrayRef<SharedSlice> slices,
                              const SharedStaging &staging) {
   int64_t bytes = 0;
-  for (const SharedSlice &slice : slices) {
-    MemRefType type = sharedSliceType(contraction, slice, staging);
-    bytes +=
-        llvm::alignTo(type.getNumElements() * type.getElementTypeBitWidth() / 8,
-                      kVectorBytes);
-  }
+  for (const SharedSlice &slice : slices)
+    bytes += bufferBytes(sharedSliceType(contraction, slice, staging));
   if (bytes <= kMaxStaticSharedBytes)
     return Value();
   return arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
@@ -256,9 +249,7 @@ void ke::bindSharedSlices(OpBuilder &builder, Location loc,
     slice.buffer = memref::ViewOp::create(
         builder, loc, type, bytes,
         arith::ConstantIndexOp::create(builder, loc, offset), ValueRange{});
-    offset +=
-        llvm::alignTo(type.getNumElements() * type.getElementTypeBitWidth() / 8,
-                      kVectorBytes);
+    offset += bufferBytes(type);
   }
 }
 
@@ -268,9 +259,7 @@ scf::ForOp ke::buildStagedSteps(
     const BlockPosition &block, ValueRange initial,
     function_ref<void(Value, SmallVectorImpl<Value> &)> compute) {
   MLIRContext *context = builder.getContext();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
+  ke::detail::IndexMath indexMath(builder, loc);
   int64_t stages = staging.stages, stepK = staging.stepK;
   // Copies of step s go to stage s % stages, started stages - 1 steps
   // ahead of their use (cp.async groups), so the loads of later steps
@@ -286,20 +275,23 @@ scf::ForOp ke::buildStagedSteps(
         builder, loc, nvgpu::DeviceAsyncTokenType::get(context), tokens);
   };
   for (int64_t step = 0; step + 1 < stages; ++step)
-    startStep(constant(step * stepK), constant(step));
+    startStep(indexMath.constant(step * stepK), indexMath.constant(step));
   int64_t steps = llvm::divideCeil(contraction.depth, stepK);
-  auto loop = scf::ForOp::create(builder, loc, constant(0), constant(steps),
-                                 constant(1), initial);
+  auto loop = scf::ForOp::create(builder, loc, indexMath.constant(0),
+                                 indexMath.constant(steps),
+                                 indexMath.constant(1), initial);
   builder.setInsertionPointToStart(loop.getBody());
   Value kt = loop.getInductionVar();
   auto stageOf = [&](Value index) -> Value {
-    return arith::RemUIOp::create(builder, loc, index, constant(stages));
+    return arith::RemUIOp::create(builder, loc, index,
+                                  indexMath.constant(stages));
   };
-  Value ahead = arith::AddIOp::create(builder, loc, kt, constant(stages - 1));
+  Value ahead =
+      arith::AddIOp::create(builder, loc, kt, indexMath.constant(stages - 1));
   // Step kt's group done; the stages - 1 after it may still be in flight.
-  if (Value group =
-          startStep(arith::MulIOp::create(builder, loc, ahead, constant(stepK)),
-                    stageOf(ahead)))
+  if (Value group = startStep(
+          arith::MulIOp::create(builder, loc, ahead, indexMath.constant(stepK)),
+          stageOf(ahead)))
     nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
                                      builder.getI32IntegerAttr(stages - 1));
   gpu::BarrierOp::create(builder, loc);

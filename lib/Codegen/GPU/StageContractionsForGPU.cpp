@@ -187,16 +187,7 @@ void stage(const StagedContraction &contraction,
   int64_t threadRows = contraction.threadRows;
   int64_t rowsPerThread = tile / threadRows;
   int64_t columnsPerThread = tile / kThreadsPerSide;
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(builder, loc, a, b);
-  };
-  auto below = [&](Value index, int64_t bound) -> Value {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
-                                 constant(bound));
-  };
+  ke::detail::IndexMath indexMath(builder, loc);
   // Rows and columns that do not fill the last tile need guards.
   bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
   SmallVector<ke::SharedSlice> slices = planSlices(contraction, staging);
@@ -204,22 +195,25 @@ void stage(const StagedContraction &contraction,
   for (const ke::SharedSlice &slice : slices)
     sliceTypes.push_back(ke::sharedSliceType(contraction, slice, staging));
   auto launch = gpu::LaunchOp::create(
-      builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
-      constant(llvm::divideCeil(contraction.rows, tile)),
-      constant(contraction.batches), constant(kThreadsPerSide),
-      constant(threadRows), constant(1),
+      builder, loc,
+      indexMath.constant(llvm::divideCeil(contraction.columns, tile)),
+      indexMath.constant(llvm::divideCeil(contraction.rows, tile)),
+      indexMath.constant(contraction.batches),
+      indexMath.constant(kThreadsPerSide), indexMath.constant(threadRows),
+      indexMath.constant(1),
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, sliceTypes);
   builder.setInsertionPointToStart(&launch.getBody().front());
   gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
   ke::bindSharedSlices(builder, loc, launch, contraction, slices, staging);
   // The loops' ivs: batches from the grid's z, the rest filled in per use.
-  SmallVector<Value> base(bounds.size(), constant(0));
+  SmallVector<Value> base(bounds.size(), indexMath.constant(0));
   if (!contraction.batchLoops.empty())
     scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
-  Value firstRow = arith::MulIOp::create(builder, loc, block.y, constant(tile));
+  Value firstRow =
+      arith::MulIOp::create(builder, loc, block.y, indexMath.constant(tile));
   Value firstColumn =
-      arith::MulIOp::create(builder, loc, block.x, constant(tile));
+      arith::MulIOp::create(builder, loc, block.x, indexMath.constant(tile));
   SideOwnership rows = ownSide(builder, loc, slices, /*alongRows=*/true,
                                rowsPerThread, threadRows, thread.y);
   SideOwnership columns = ownSide(builder, loc, slices, /*alongRows=*/false,
@@ -230,14 +224,15 @@ void stage(const StagedContraction &contraction,
   auto outputAt = [&](int64_t r,
                       int64_t c) -> std::pair<SmallVector<Value>, Value> {
     SmallVector<Value> ivs(base);
-    Value row = add(firstRow, rows.lines[r]),
-          column = add(firstColumn, columns.lines[c]);
+    Value row = indexMath.add(firstRow, rows.lines[r]),
+          column = indexMath.add(firstColumn, columns.lines[c]);
     scatterIvs(builder, loc, row, contraction.rowLoops, bounds, ivs);
     scatterIvs(builder, loc, column, contraction.columnLoops, bounds, ivs);
     Value inside;
     if (ragged)
-      inside = arith::AndIOp::create(builder, loc, below(row, contraction.rows),
-                                     below(column, contraction.columns));
+      inside = arith::AndIOp::create(
+          builder, loc, indexMath.below(row, contraction.rows),
+          indexMath.below(column, contraction.columns));
     return {applyMap(builder, loc, outputMap, ivs), inside};
   };
   linalg::FillOp fill = contraction.fill;
@@ -252,9 +247,10 @@ void stage(const StagedContraction &contraction,
       auto [indices, inside] = outputAt(r, c);
       initial.push_back(loadOrZero(builder, loc, init->get(), indices, inside));
     }
-  Value linearThread = add(
-      arith::MulIOp::create(builder, loc, thread.y, constant(kThreadsPerSide)),
-      thread.x);
+  Value linearThread =
+      indexMath.add(arith::MulIOp::create(builder, loc, thread.y,
+                                          indexMath.constant(kThreadsPerSide)),
+                    thread.x);
   ke::BlockPosition position{base, firstRow, firstColumn, linearThread,
                              kThreadsPerSide * threadRows};
   Block *body = op.getBlock();
@@ -286,7 +282,8 @@ void stage(const StagedContraction &contraction,
             for (Value line : side.lines)
               cached.push_back(vector::LoadOp::create(
                   builder, loc, VectorType::get({kVectorElements}, element),
-                  slice.buffer, ValueRange{stage, line, constant(step)},
+                  slice.buffer,
+                  ValueRange{stage, line, indexMath.constant(step)},
                   /*nontemporal=*/false, llvm::MaybeAlign(alignment)));
           }
           for (Value vector : cached)
@@ -298,7 +295,7 @@ void stage(const StagedContraction &contraction,
             Value vector = vector::LoadOp::create(
                 builder, loc, VectorType::get({side.vector}, element),
                 slice.buffer,
-                ValueRange{stage, constant(step), side.lines[run]},
+                ValueRange{stage, indexMath.constant(step), side.lines[run]},
                 /*nontemporal=*/false,
                 llvm::MaybeAlign(side.vector * type.getElementTypeBitWidth() /
                                  8));
@@ -310,8 +307,9 @@ void stage(const StagedContraction &contraction,
           for (Value line : side.lines)
             loaded.push_back(memref::LoadOp::create(
                 builder, loc, slice.buffer,
-                slice.kInnermost ? ValueRange{stage, line, constant(step)}
-                                 : ValueRange{stage, constant(step), line}));
+                slice.kInnermost
+                    ? ValueRange{stage, line, indexMath.constant(step)}
+                    : ValueRange{stage, indexMath.constant(step), line}));
         }
         values.push_back(loaded);
       }

@@ -172,33 +172,11 @@ public:
                           int64_t stages)
       : contraction(contraction), op(contraction.op), builder(op),
         loc(op.getLoc()), bounds(op.getStaticLoopRanges()),
-        staging(stagingFor(contraction, stages)) {}
+        staging(stagingFor(contraction, stages)), indexMath(builder, loc) {}
 
   void build();
 
 private:
-  Value constant(int64_t value) {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  }
-  Value add(Value a, Value b) {
-    return arith::AddIOp::create(builder, loc, a, b);
-  }
-  Value add(Value a, int64_t b) { return b == 0 ? a : add(a, constant(b)); }
-  Value mul(Value a, int64_t b) {
-    return arith::MulIOp::create(builder, loc, a, constant(b));
-  }
-  Value below(Value index, int64_t bound) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, index,
-                                 constant(bound));
-  }
-  Value both(Value a, Value b) {
-    if (!a)
-      return b;
-    if (!b)
-      return a;
-    return arith::AndIOp::create(builder, loc, a, b);
-  }
-
   /// Element (line, k) of a slice at `stage`.
   Value loadShared(const ke::SharedSlice &copy, Value stage, Value line,
                    Value k);
@@ -223,6 +201,7 @@ private:
   Location loc;
   SmallVector<int64_t> bounds;
   ke::SharedStaging staging;
+  ke::detail::IndexMath indexMath;
   SmallVector<Value> base;
   Value firstRow, firstColumn, linearThread, lane, groupId, threadInGroup;
 };
@@ -239,17 +218,20 @@ TensorCoreKernelBuilder::loadMatrices(const ke::SharedSlice &copy, Value stage,
                                       Value first, Value k, bool linesFirst) {
   // Lane l names row l % 8 of matrix l / 8; "rows" are the slice's rows
   // (lines for [line][k], k for [k][line], which ldmatrix transposes).
-  Value row = arith::RemUIOp::create(builder, loc, lane, constant(8));
-  Value matrix = arith::DivUIOp::create(builder, loc, lane, constant(8));
-  Value low = arith::RemUIOp::create(builder, loc, matrix, constant(2));
-  Value high = arith::DivUIOp::create(builder, loc, matrix, constant(2));
-  Value lineBlock = mul(linesFirst ? low : high, 8);
-  Value kBlock = mul(linesFirst ? high : low, 8);
-  Value line = add(first, lineBlock), kk = add(k, kBlock);
+  Value row = arith::RemUIOp::create(builder, loc, lane, indexMath.constant(8));
+  Value matrix =
+      arith::DivUIOp::create(builder, loc, lane, indexMath.constant(8));
+  Value low =
+      arith::RemUIOp::create(builder, loc, matrix, indexMath.constant(2));
+  Value high =
+      arith::DivUIOp::create(builder, loc, matrix, indexMath.constant(2));
+  Value lineBlock = indexMath.mul(linesFirst ? low : high, 8);
+  Value kBlock = indexMath.mul(linesFirst ? high : low, 8);
+  Value line = indexMath.add(first, lineBlock), kk = indexMath.add(k, kBlock);
   if (copy.kInnermost)
-    line = add(line, row);
+    line = indexMath.add(line, row);
   else
-    kk = add(kk, row);
+    kk = indexMath.add(kk, row);
   Type element = getElementTypeOrSelf(copy.buffer.getType());
   auto loaded = nvgpu::LdMatrixOp::create(
       builder, loc, VectorType::get({4, 2}, element), copy.buffer,
@@ -286,14 +268,14 @@ TensorCoreKernelBuilder::loadFragment(const ke::SharedSlice &copy, Value stage,
   // PTX's m16n8k8 TF32 fragments: lane = 4 group + t. A: rows group and
   // group + 8; B: column group; k t and t + 4.
   SmallVector<Value> registers;
-  SmallVector<Value> lines = {add(first, groupId)};
+  SmallVector<Value> lines = {indexMath.add(first, groupId)};
   if (isA)
-    lines.push_back(add(lines[0], 8));
-  Value k1 = add(k, threadInGroup);
+    lines.push_back(indexMath.add(lines[0], 8));
+  Value k1 = indexMath.add(k, threadInGroup);
   for (int64_t half : {0, 4})
     for (Value line : lines)
       registers.push_back(
-          roundToTF32(loadShared(copy, stage, line, add(k1, half))));
+          roundToTF32(loadShared(copy, stage, line, indexMath.add(k1, half))));
   return registers;
 }
 
@@ -319,31 +301,37 @@ void TensorCoreKernelBuilder::build() {
     for (const ke::SharedSlice &copy : copies)
       sliceTypes.push_back(ke::sharedSliceType(contraction, copy, staging));
   auto launch = gpu::LaunchOp::create(
-      builder, loc, constant(llvm::divideCeil(contraction.columns, tile)),
-      constant(llvm::divideCeil(contraction.rows, tile)),
-      constant(contraction.batches), constant(threads), constant(1),
-      constant(1), dynamicBytes, /*asyncTokenType=*/nullptr,
+      builder, loc,
+      indexMath.constant(llvm::divideCeil(contraction.columns, tile)),
+      indexMath.constant(llvm::divideCeil(contraction.rows, tile)),
+      indexMath.constant(contraction.batches), indexMath.constant(threads),
+      indexMath.constant(1), indexMath.constant(1), dynamicBytes,
+      /*asyncTokenType=*/nullptr,
       /*asyncDependencies=*/{}, sliceTypes);
   builder.setInsertionPointToStart(&launch.getBody().front());
   gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
   ke::bindSharedSlices(builder, loc, launch, contraction, copies, staging);
-  base.assign(bounds.size(), constant(0));
+  base.assign(bounds.size(), indexMath.constant(0));
   if (!contraction.batchLoops.empty())
     scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
-  firstRow = mul(block.y, tile);
-  firstColumn = mul(block.x, tile);
+  firstRow = indexMath.mul(block.y, tile);
+  firstColumn = indexMath.mul(block.x, tile);
   linearThread = thread.x;
-  Value warp =
-      arith::DivUIOp::create(builder, loc, thread.x, constant(kWarpSize));
-  lane = arith::RemUIOp::create(builder, loc, thread.x, constant(kWarpSize));
-  groupId = arith::DivUIOp::create(builder, loc, lane, constant(4));
-  threadInGroup = arith::RemUIOp::create(builder, loc, lane, constant(4));
+  Value warp = arith::DivUIOp::create(builder, loc, thread.x,
+                                      indexMath.constant(kWarpSize));
+  lane = arith::RemUIOp::create(builder, loc, thread.x,
+                                indexMath.constant(kWarpSize));
+  groupId = arith::DivUIOp::create(builder, loc, lane, indexMath.constant(4));
+  threadInGroup =
+      arith::RemUIOp::create(builder, loc, lane, indexMath.constant(4));
   Value warpRow =
-      mul(arith::DivUIOp::create(builder, loc, warp, constant(warpColumns)),
-          warpTileRows);
+      indexMath.mul(arith::DivUIOp::create(builder, loc, warp,
+                                           indexMath.constant(warpColumns)),
+                    warpTileRows);
   Value warpColumn =
-      mul(arith::RemUIOp::create(builder, loc, warp, constant(warpColumns)),
-          warpTileColumns);
+      indexMath.mul(arith::RemUIOp::create(builder, loc, warp,
+                                           indexMath.constant(warpColumns)),
+                    warpTileColumns);
 
   // Accumulator (fm, fn, i) of the lane: row group (+ 8 for i >= 2),
   // column 2t + i % 2 of the warp's 16 x 8 piece (fm, fn).
@@ -351,19 +339,20 @@ void TensorCoreKernelBuilder::build() {
   AffineMap outputMap = op.getMatchingIndexingMap(init);
   auto outputAt = [&](int64_t fm, int64_t fn,
                       int64_t i) -> std::pair<SmallVector<Value>, Value> {
-    Value row =
-        add(add(firstRow, warpRow), add(groupId, fm * 16 + (i / 2) * 8));
-    Value column =
-        add(add(firstColumn, warpColumn),
-            add(arith::MulIOp::create(builder, loc, threadInGroup, constant(2)),
-                fn * 8 + i % 2));
+    Value row = indexMath.add(indexMath.add(firstRow, warpRow),
+                              indexMath.add(groupId, fm * 16 + (i / 2) * 8));
+    Value column = indexMath.add(
+        indexMath.add(firstColumn, warpColumn),
+        indexMath.add(arith::MulIOp::create(builder, loc, threadInGroup,
+                                            indexMath.constant(2)),
+                      fn * 8 + i % 2));
     SmallVector<Value> ivs(base);
     scatterIvs(builder, loc, row, contraction.rowLoops, bounds, ivs);
     scatterIvs(builder, loc, column, contraction.columnLoops, bounds, ivs);
     Value inside;
     if (ragged)
-      inside = both(below(row, contraction.rows),
-                    below(column, contraction.columns));
+      inside = indexMath.both(indexMath.below(row, contraction.rows),
+                              indexMath.below(column, contraction.columns));
     return {applyMap(builder, loc, outputMap, ivs), inside};
   };
   Type f32 = builder.getF32Type();
@@ -394,29 +383,29 @@ void TensorCoreKernelBuilder::build() {
                                                 : NVVM::MMATypes::tf32;
         int64_t depth = mmaDepth(contraction.kind);
         for (int64_t kStep = 0; kStep < staging.stepK; kStep += depth) {
-          Value k = constant(kStep);
+          Value k = indexMath.constant(kStep);
           SmallVector<SmallVector<Value>> aFragments, bFragments;
           if (contraction.kind == MmaKind::TF32) {
             for (int64_t fm = 0; fm < fragmentRows; ++fm)
-              aFragments.push_back(loadFragment(copies[0], stage,
-                                                add(warpRow, fm * 16), k,
-                                                /*isA=*/true));
+              aFragments.push_back(loadFragment(
+                  copies[0], stage, indexMath.add(warpRow, fm * 16), k,
+                  /*isA=*/true));
             for (int64_t fn = 0; fn < fragmentColumns; ++fn)
-              bFragments.push_back(loadFragment(copies[1], stage,
-                                                add(warpColumn, fn * 8), k,
-                                                /*isA=*/false));
+              bFragments.push_back(loadFragment(
+                  copies[1], stage, indexMath.add(warpColumn, fn * 8), k,
+                  /*isA=*/false));
           } else {
             // 16-bit operands: one ldmatrix per A fragment (rows r, r + 8 by k,
             // k + 8) and per pair of B fragments (k, k + 8 by columns c, c +
             // 8).
             for (int64_t fm = 0; fm < fragmentRows; ++fm)
-              aFragments.push_back(loadMatrices(copies[0], stage,
-                                                add(warpRow, fm * 16), k,
-                                                /*linesFirst=*/true));
+              aFragments.push_back(loadMatrices(
+                  copies[0], stage, indexMath.add(warpRow, fm * 16), k,
+                  /*linesFirst=*/true));
             for (int64_t fn = 0; fn < fragmentColumns; fn += 2) {
-              SmallVector<Value> pair =
-                  loadMatrices(copies[1], stage, add(warpColumn, fn * 8), k,
-                               /*linesFirst=*/false);
+              SmallVector<Value> pair = loadMatrices(
+                  copies[1], stage, indexMath.add(warpColumn, fn * 8), k,
+                  /*linesFirst=*/false);
               bFragments.push_back({pair[0], pair[1]});
               bFragments.push_back({pair[2], pair[3]});
             }
