@@ -213,7 +213,7 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     K runs in steps of `k-step` through `stages` buffers of shared memory
     (`GPUSharedSlices.h`, shared with the tensor-core rewrite): each input's
     slice of a step is laid out as the input is, [line][k] (rows padded by
-    16 bytes) or [k][line] (rows padded by 4 elements), and copied in
+    16 bytes) or [k][line] (rows padded by 16 bytes too), and copied in
     16-byte vectors where the input is contiguous along its innermost loop
     (`nvgpu.device_async_copy`, cp.async, zero-filled past ragged rows,
     columns and K; with `async-copies=false`, for AMD, vector loads and
