@@ -68,7 +68,7 @@ for type in $types; do
       # shellcheck disable=SC2086
       # The reference (ke's naive CPU lowering) runs once per seed, cached
       # across knob sets.
-      result=$("$bin/ke-run" "$file" --target nvgpu --seeds "$seeds" --json \
+      result=$("$bin/ke-run" "$file" --target nvgpu --seeds "$seeds" --json --timeout 300 \
         --reference-cache "$work/reference" $set 2> "$work/err")
       python3 - "$type" "$n" "$set" "$result" "$work/err" >> "$out" <<'PY'
 import json, sys

@@ -14,9 +14,14 @@
 #include <csetjmp>
 #include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -43,17 +48,40 @@ static void noteStackBounds() {
     stackLimit = limit.rlim_cur;
 }
 
+/// A signal an OpenMP worker caught, handed to the main thread.
+static volatile sig_atomic_t forwardedSignal = 0;
+/// Set once the main thread has jumped out of a kernel: its OpenMP workers
+/// may still run (and fault in) the abandoned parallel region.
+static volatile sig_atomic_t abandonedKernel = 0;
+
 static void onFatalSignal(int signal, siginfo_t *info, void *) {
+  bool onMainThread = pthread_equal(pthread_self(), mainThread);
+  if (!onMainThread && (recoveryArmed || abandonedKernel)) {
+    // Only the main thread may jump to its recovery point (the jump
+    // restores its stack): hand it the signal, and park this worker for
+    // good. Once a kernel was abandoned, a worker's fault may be a late one
+    // from that kernel, not from the one now running: only the alarm is
+    // still handed on then.
+    bool current = !abandonedKernel || signal == SIGALRM;
+    if (recoveryArmed && current && !forwardedSignal) {
+      forwardedSignal = signal;
+      pthread_kill(mainThread, signal);
+    }
+    for (;;)
+      pause();
+  }
   if (!recoveryArmed) {
     std::signal(signal, SIG_DFL);
     std::raise(signal);
     return;
   }
   auto address = reinterpret_cast<uintptr_t>(info ? info->si_addr : nullptr);
-  stackOverflow = signal == SIGSEGV && stackLimit && address < stackTop &&
+  stackOverflow = !forwardedSignal && signal == SIGSEGV && stackLimit &&
+                  address < stackTop &&
                   address + stackLimit + (1 << 20) >= stackTop;
-  caughtSignal = signal;
+  caughtSignal = forwardedSignal ? forwardedSignal : signal;
   recoveryArmed = 0;
+  abandonedKernel = 1;
   siglongjmp(recoveryPoint, 1);
 }
 
@@ -83,6 +111,7 @@ static void *checkAllocation(void *pointer, size_t bytes) {
   if (recoveryArmed && pthread_equal(pthread_self(), mainThread)) {
     caughtSignal = kOutOfMemory;
     recoveryArmed = 0;
+    abandonedKernel = 1;
     siglongjmp(recoveryPoint, 1);
   }
   return nullptr;
@@ -176,6 +205,7 @@ std::optional<std::string>
 ke::eval::runContained(llvm::function_ref<void()> body,
                        unsigned alarmSeconds) {
   failedAllocationBytes.store(0);
+  forwardedSignal = 0;
   if (sigsetjmp(recoveryPoint, 1) == 0) {
     recoveryArmed = 1;
     if (alarmSeconds)
@@ -187,4 +217,65 @@ ke::eval::runContained(llvm::function_ref<void()> body,
   }
   alarm(0);
   return describeSignal(caughtSignal, alarmSeconds);
+}
+
+namespace {
+/// The head of the buffer a child process shares with its parent.
+struct ChildReport {
+  enum Status : int { Running, Succeeded, Crashed, Failed };
+  volatile int status = Running;
+  char message[2048] = {};
+};
+} // namespace
+
+std::optional<std::string> ke::eval::runInChildProcess(
+    llvm::MutableArrayRef<char> results, unsigned alarmSeconds,
+    llvm::function_ref<std::string(llvm::MutableArrayRef<char>)> body) {
+  size_t head = (sizeof(ChildReport) + 4095) / 4096 * 4096;
+  size_t bytes = head + results.size();
+  void *mapping = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED)
+    return "error: cannot map memory shared with a child process: " +
+           std::string(std::strerror(errno));
+  auto *report = new (mapping) ChildReport();
+  llvm::MutableArrayRef<char> shared(static_cast<char *>(mapping) + head,
+                                     results.size());
+  std::fflush(nullptr); // the child must not write this process's buffers
+  pid_t child = fork();
+  if (child < 0) {
+    munmap(mapping, bytes);
+    return "error: cannot fork a child process: " +
+           std::string(std::strerror(errno));
+  }
+  if (child == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    std::string error;
+    std::optional<std::string> crash =
+        runContained([&] { error = body(shared); }, alarmSeconds);
+    const std::string &message = crash ? *crash : error;
+    std::strncpy(report->message, message.c_str(),
+                 sizeof(report->message) - 1);
+    report->status = crash             ? ChildReport::Crashed
+                     : error.empty()   ? ChildReport::Succeeded
+                                       : ChildReport::Failed;
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::optional<std::string> failure;
+  if (WIFSIGNALED(status))
+    failure = describeSignal(WTERMSIG(status), alarmSeconds);
+  else if (report->status == ChildReport::Succeeded)
+    std::memcpy(results.data(), shared.data(), results.size());
+  else if (report->status == ChildReport::Crashed)
+    failure = std::string(report->message);
+  else if (report->status == ChildReport::Failed)
+    failure = "error: " + std::string(report->message);
+  else
+    failure = "crashed (the child process exited with status " +
+              std::to_string(WEXITSTATUS(status)) + ")";
+  munmap(mapping, bytes);
+  return failure;
 }

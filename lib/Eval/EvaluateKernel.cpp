@@ -10,6 +10,7 @@
 
 #include "ke/Eval/CPURunner.h"
 #include "ke/Eval/Compare.h"
+#include "ke/Eval/CrashContainment.h"
 #include "ke/Eval/IndexRange.h"
 #include "ke/Eval/Inputs.h"
 #include "ke/Eval/TargetRunner.h"
@@ -23,6 +24,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cmath>
@@ -77,15 +79,47 @@ std::string ke::eval::describeUnrangedIntegers(func::FuncOp reference) {
 }
 
 namespace {
+/// FNV-1a over a tensor's bytes: enough to see that a run wrote to it.
+uint64_t checksum(const HostTensor &tensor) {
+  const auto *bytes = static_cast<const unsigned char *>(tensor.getData());
+  uint64_t hash = 1469598103934665603ull;
+  for (int64_t i = 0, e = tensor.getSpec().getNumBytes(); i < e; ++i)
+    hash = (hash ^ bytes[i]) * 1099511628211ull;
+  return hash;
+}
+
+llvm::SmallVector<uint64_t> checksums(llvm::ArrayRef<HostTensor> tensors) {
+  llvm::SmallVector<uint64_t> sums;
+  for (const HostTensor &tensor : tensors)
+    sums.push_back(checksum(tensor));
+  return sums;
+}
+
+/// Inputs are read-only: a kernel that writes one in place would make the
+/// next comparison (and its own timing) meaningless.
+llvm::Error checkInputsUnchanged(llvm::ArrayRef<HostTensor> inputs,
+                                 llvm::ArrayRef<uint64_t> before,
+                                 llvm::StringRef who) {
+  for (auto [index, input] : llvm::enumerate(inputs))
+    if (checksum(input) != before[index])
+      return llvm::createStringError(llvm::formatv(
+          "check: {0} wrote to input #{1}; inputs are read-only (return a "
+          "new tensor instead of updating an argument in place)",
+          who, index));
+  return llvm::Error::success();
+}
+
 /// The reference's outputs per seed: read from the cache directory when
 /// another evaluation of the same reference left them there, else computed
 /// by the naive lowering (compiled once, on first need) and cached.
 class ReferenceOutputs {
 public:
   ReferenceOutputs(func::FuncOp reference, const KernelSignature &signature,
-                   llvm::StringRef cacheDirectory)
+                   llvm::StringRef cacheDirectory, unsigned threads,
+                   unsigned alarmSeconds)
       : reference(reference), signature(signature),
-        cacheDirectory(cacheDirectory) {
+        cacheDirectory(cacheDirectory), threads(threads),
+        alarmSeconds(alarmSeconds) {
     if (cacheDirectory.empty())
       return;
     std::string text;
@@ -102,6 +136,7 @@ public:
       setEvaluationStage("lower");
       ke::LowerCPUOptions options;
       options.naive = true;
+      options.referenceThreads = threads;
       auto kernel = CPUKernel::compile(reference, options, signature);
       if (!kernel)
         return llvm::createStringError("reference " +
@@ -109,15 +144,65 @@ public:
       compiled = std::move(*kernel);
       setEvaluationStage("run reference");
     }
-    if (llvm::Error error = compiled->run(inputs, &expected))
+    if (threads > 1) {
+      if (llvm::Error error = runInChild(inputs, expected))
+        return error;
+    } else if (llvm::Error error = compiled->run(inputs, &expected)) {
       return llvm::createStringError("reference " +
                                      llvm::toString(std::move(error)));
+    }
     if (!cacheKey.empty())
       save(inputSeed, expected);
     return llvm::Error::success();
   }
 
 private:
+  /// The reference on threads runs in a child process: a crash on an OpenMP
+  /// worker cannot be contained in this one (see runInChildProcess). The
+  /// child also checks that the reference left its inputs alone, which
+  /// this process could not see.
+  llvm::Error runInChild(llvm::ArrayRef<HostTensor> inputs,
+                         llvm::SmallVectorImpl<HostTensor> &expected) {
+    size_t bytes = 0;
+    for (const TensorSpec &spec : signature.results)
+      bytes += spec.getNumBytes();
+    std::vector<char> results(bytes);
+    llvm::SmallVector<uint64_t> inputSums = checksums(inputs);
+    std::optional<std::string> failure = runInChildProcess(
+        results, alarmSeconds, [&](llvm::MutableArrayRef<char> shared) {
+          llvm::SmallVector<HostTensor> outputs;
+          if (llvm::Error error = compiled->run(inputs, &outputs))
+            return "reference " + llvm::toString(std::move(error));
+          if (llvm::Error error =
+                  checkInputsUnchanged(inputs, inputSums, "the reference"))
+            return llvm::toString(std::move(error));
+          size_t offset = 0;
+          for (const HostTensor &output : outputs) {
+            size_t size = output.getSpec().getNumBytes();
+            std::memcpy(shared.data() + offset, output.getData(), size);
+            offset += size;
+          }
+          return std::string();
+        });
+    if (failure) {
+      llvm::StringRef message(*failure);
+      if (message.consume_front("error: "))
+        return llvm::createStringError(message);
+      return llvm::createStringError("run reference: the kernel " + *failure +
+                                     describeUnrangedIntegers(reference));
+    }
+    expected.clear();
+    size_t offset = 0;
+    for (const TensorSpec &spec : signature.results) {
+      HostTensor tensor(spec);
+      std::memcpy(tensor.getData(), results.data() + offset,
+                  spec.getNumBytes());
+      offset += spec.getNumBytes();
+      expected.push_back(std::move(tensor));
+    }
+    return llvm::Error::success();
+  }
+
   std::string getPath(uint64_t inputSeed, size_t result) const {
     llvm::SmallString<256> path(cacheDirectory);
     llvm::sys::path::append(
@@ -164,6 +249,7 @@ private:
   func::FuncOp reference;
   const KernelSignature &signature;
   std::string cacheDirectory, cacheKey;
+  unsigned threads, alarmSeconds;
   std::unique_ptr<CPUKernel> compiled;
 };
 
@@ -216,36 +302,6 @@ void noteNonFiniteReference(llvm::ArrayRef<HostTensor> expected,
                         describeSeed(inputSeed))
               .str());
   }
-}
-
-/// FNV-1a over a tensor's bytes: enough to see that a run wrote to it.
-uint64_t checksum(const HostTensor &tensor) {
-  const auto *bytes = static_cast<const unsigned char *>(tensor.getData());
-  uint64_t hash = 1469598103934665603ull;
-  for (int64_t i = 0, e = tensor.getSpec().getNumBytes(); i < e; ++i)
-    hash = (hash ^ bytes[i]) * 1099511628211ull;
-  return hash;
-}
-
-llvm::SmallVector<uint64_t> checksums(llvm::ArrayRef<HostTensor> tensors) {
-  llvm::SmallVector<uint64_t> sums;
-  for (const HostTensor &tensor : tensors)
-    sums.push_back(checksum(tensor));
-  return sums;
-}
-
-/// Inputs are read-only: a kernel that writes one in place would make the
-/// next comparison (and its own timing) meaningless.
-llvm::Error checkInputsUnchanged(llvm::ArrayRef<HostTensor> inputs,
-                                 llvm::ArrayRef<uint64_t> before,
-                                 llvm::StringRef who) {
-  for (auto [index, input] : llvm::enumerate(inputs))
-    if (checksum(input) != before[index])
-      return llvm::createStringError(llvm::formatv(
-          "check: {0} wrote to input #{1}; inputs are read-only (return a "
-          "new tensor instead of updating an argument in place)",
-          who, index));
-  return llvm::Error::success();
 }
 
 /// Compares every result with the reference's for one seed, keeping the
@@ -351,8 +407,15 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
   if (llvm::Error error = runner->compile(job, *signature))
     return error;
 
+  // A large naive reference on one thread dominates an evaluation (a
+  // 2048^3 GEMM: 30 s); its parallel loops give the same bits on all.
+  unsigned referenceThreads =
+      options.referenceThreads
+          ? options.referenceThreads
+          : llvm::hardware_concurrency().compute_thread_count();
   ReferenceOutputs reference(job.reference, *signature,
-                             options.referenceCache);
+                             options.referenceCache, referenceThreads,
+                             options.timeoutSeconds);
   llvm::SmallVector<HostTensor> inputs, lastExpected, timedInputs;
   // The special-values seed last; timing uses the last regular seed's
   // inputs (denormals would slow the timed calls down).

@@ -51,6 +51,13 @@ constexpr llvm::StringLiteral kSequentialLoops =
     "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
     "canonicalize),convert-vector-to-scf{full-unroll=true},scf-forall-to-for,";
 
+/// The reference's loops: kLoops with the outer parallel dimensions of
+/// linalg ops on {0} threads (bit-identical results, see the pass).
+constexpr llvm::StringLiteral kReferenceLoops =
+    "func.func(ke-lower-linalg-to-reference-loops,"
+    "lower-vector-multi-reduction,canonicalize),convert-vector-to-scf{{full-unroll=true},"
+    "scf-forall-to-parallel,convert-scf-to-openmp{{num-threads={0}},";
+
 /// Memrefs go to LLVM before scf to cf: the alloca scopes OpenMP loops
 /// bring must still have a single block when they are lowered.
 /// math.fpowi becomes multiplications (constant exponents, as front ends
@@ -93,7 +100,12 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
   if (options.naive) {
     // No schedule of its own; vectors a schedule already made (a search
     // candidate) are lowered like in the default pipeline.
-    text = bufferize + (loops + kToLLVM).str();
+    std::string naiveLoops = loops.str();
+    if (options.referenceThreads > 0 && options.threads)
+      naiveLoops =
+          llvm::formatv(kReferenceLoops.data(),
+                        static_cast<int64_t>(options.referenceThreads));
+    text = bufferize + naiveLoops + kToLLVM.str();
   } else {
     text = getDefaultCPUSchedulePipeline(options) + "," + bufferize +
            loops.str() + kToLLVM.str();

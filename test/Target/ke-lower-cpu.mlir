@@ -1,6 +1,7 @@
 // RUN: ke-opt %s --ke-lower-cpu | FileCheck %s --check-prefix=VECTOR
 // RUN: ke-opt %s --ke-lower-cpu=naive=true | FileCheck %s --check-prefix=NAIVE
 // RUN: ke-opt %s --ke-lower-cpu="vector-width=4" | FileCheck %s --check-prefix=WIDTH4
+// RUN: ke-opt %s --ke-lower-cpu="naive=true reference-threads=3" | FileCheck %s --check-prefix=REFERENCE
 
 // Both pipelines end in the LLVM dialect with no tensor, memref or linalg
 // left; only the default one computes on vectors.
@@ -14,6 +15,14 @@
 // NAIVE-NOT:      linalg.
 // NAIVE-NOT:      memref.
 // WIDTH4:         llvm.fmul {{.*}} : vector<4xf32>
+// The reference's independent elements on 3 OpenMP threads; plain naive
+// loops (above) have no OpenMP region.
+// NAIVE-NOT:      omp.parallel
+// REFERENCE-LABEL: llvm.func @scale
+// REFERENCE:       %[[THREADS:.*]] = llvm.mlir.constant(3 : i32) : i32
+// REFERENCE:       omp.parallel num_threads(%[[THREADS]] : i32)
+// REFERENCE:       omp.wsloop
+// REFERENCE:       llvm.fmul {{.*}} : f32
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @scale(%x: tensor<16x64xf32>) -> tensor<16x64xf32> attributes {ke.kernel} {
   %e = tensor.empty() : tensor<16x64xf32>

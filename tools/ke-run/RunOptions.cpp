@@ -139,6 +139,12 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       cl::desc("Directory caching the reference's outputs per seed, so that "
                "evaluating many candidates of one kernel runs it once"),
       cl::cat(runCategory));
+  cl::opt<unsigned> referenceThreads(
+      "reference-threads", cl::init(0),
+      cl::desc("Threads the reference (the naive lowering) runs its "
+               "independent output elements on; its results are "
+               "bit-identical for any count (0: every hardware thread)"),
+      cl::cat(runCategory));
   cl::opt<std::string> expectedFile(
       "expected",
       cl::desc("A ke tensor file (ke-import writes one beside each kernel): "
@@ -284,6 +290,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.callerOutputs = outputs == "caller";
   options.vectorWidth = vectorWidth;
   options.referenceCache = referenceCache;
+  options.referenceThreads = referenceThreads;
   options.expectedFile = expectedFile;
   options.profile = profile;
   options.emitAssembly = emitAssembly;

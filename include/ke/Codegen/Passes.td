@@ -375,6 +375,27 @@ def KeCopiesToLinalgForGPU : Pass<"ke-copies-to-linalg-for-gpu", "mlir::func::Fu
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def KeLowerLinalgToReferenceLoops : Pass<"ke-lower-linalg-to-reference-loops", "mlir::func::FuncOp"> {
+  let summary = "Lower linalg ops on buffers to loops whose outer parallel dimensions may run on threads";
+  let description = [{
+    The reference's lowering (`ke-lower-cpu{naive=true reference-threads=N}`)
+    on buffers, in place of `convert-linalg-to-loops`: a linalg op whose
+    iterators are parallel dimensions followed by reduction dimensions, and
+    whose every output is indexed by a projected permutation naming every
+    parallel dimension, becomes an `scf.parallel` over its parallel
+    dimensions around `scf.for` loops over its reductions. Distinct parallel
+    iterations then write distinct elements, and each element's arithmetic
+    runs in the same order as in sequential loops, so the results are
+    bit-identical to `convert-linalg-to-loops`. Any other linalg op (a
+    reduction before a parallel dimension, an output not indexed by every
+    parallel dimension, an op already inside a parallel loop) becomes
+    sequential loops exactly as `convert-linalg-to-loops` makes them.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 def KeSplatConstantsToFills : Pass<"ke-splat-constants-to-fills", "mlir::func::FuncOp"> {
   let summary = "Turn splat tensor constants into linalg.fill of tensor.empty";
   let description = [{

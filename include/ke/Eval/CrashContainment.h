@@ -9,6 +9,7 @@
 #ifndef KE_EVAL_CRASHCONTAINMENT_H
 #define KE_EVAL_CRASHCONTAINMENT_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
@@ -25,6 +26,20 @@ void installCrashHandlers();
 /// "timed out after N s", ... . State `body` left behind is abandoned.
 std::optional<std::string> runContained(llvm::function_ref<void()> body,
                                         unsigned alarmSeconds);
+
+/// Runs `body` in a forked child process, contained there as by
+/// runContained, with a buffer of `results.size()` bytes shared with this
+/// process; `body` fills it and returns an error message or "". On success
+/// the buffer is copied into `results`. Returns the child's failure: its
+/// crash ("crashed (SIGSEGV)", as runContained says it, also when the child
+/// dies outright) or `body`'s message prefixed with "error: ". For code
+/// whose crash cannot be contained in this process: a fault on an OpenMP
+/// worker leaves the other workers running the abandoned region, writing
+/// into buffers this process frees and reuses.
+std::optional<std::string>
+runInChildProcess(llvm::MutableArrayRef<char> results, unsigned alarmSeconds,
+                  llvm::function_ref<std::string(llvm::MutableArrayRef<char>)>
+                      body);
 
 /// Bounds this process's data (heap and private mappings, RLIMIT_DATA) to
 /// `megabytes` (0: no bound), remembered for the out-of-memory message.

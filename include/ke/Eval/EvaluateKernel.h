@@ -52,6 +52,9 @@ struct EvaluationOptions {
   bool callerOutputs = true;
   int64_t vectorWidth = 8;
   std::string referenceCache; ///< directory of the reference's outputs
+  /// Threads the reference's parallel loops run on (its results do not
+  /// depend on them); 0: every hardware thread of the host.
+  unsigned referenceThreads = 0;
   /// A ke tensor file (see TensorFile.h): the kernel is also run on its
   /// inputs and compared with its outputs (e.g. PyTorch's, from ke-import).
   std::string expectedFile;

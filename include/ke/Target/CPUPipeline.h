@@ -25,6 +25,14 @@ struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
                                     "vector ops already in the input are "
                                     "still lowered"),
                      llvm::cl::init(false)};
+  Option<int64_t> referenceThreads{
+      *this, "reference-threads",
+      llvm::cl::desc("With naive: the outer parallel dimensions of linalg ops "
+                     "run on this many OpenMP threads "
+                     "(ke-lower-linalg-to-reference-loops; each output "
+                     "element's arithmetic and its order are unchanged, so "
+                     "results are bit-identical); 0: sequential loops"),
+      llvm::cl::init(0)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Vector width of the default schedule (ignored with "
