@@ -82,7 +82,7 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "ke-tile-and-vectorize{{vector-width={1}},canonicalize,cse)",
       kCPUFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
       options.approximateMath
-          ? "ke-approximate-math{ops=exp,expm1,tanh,erf,erfc},"
+          ? "ke-approximate-math{ops=exp,expm1,tanh,erf,erfc,log,log1p,log2},"
           : "",
       // The register block's columns: four vectors.
       4 * static_cast<int64_t>(options.vectorWidth));

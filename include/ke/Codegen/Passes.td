@@ -513,8 +513,10 @@ def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
     a reference, and every candidate is checked against the reference.
     `ops` limits the rewrite to some ops: the default `ke-lower-cpu`
     approximates only those whose approximations hold on every input (exp,
-    expm1, tanh, erf, erfc); upstream's log, for one, is off by up to 1.4
-    on denormal inputs.
+    expm1, tanh, erf, erfc, log, log1p, log2). Upstream's log and log2 read
+    the exponent field, which a denormal does not hold (off by up to 1.4):
+    positive denormals are scaled by 2^24 first and 24 log(2) is taken off
+    after.
   }];
   let options = [
     ListOption<"ops", "ops", "std::string",
@@ -525,6 +527,23 @@ def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
     "::mlir::vector::VectorDialect"
   ];
+}
+
+def KeExpandConstantPowers : Pass<"ke-expand-constant-powers", "mlir::func::FuncOp"> {
+  let summary = "Rewrite math.powf by a constant exponent as multiplications, square roots or a division";
+  let description = [{
+    Front ends write squares and square roots as `math.powf` by a constant
+    (torch-mlir: `x.pow(2)` in norms and losses, `** 0.5`), which lowers to
+    a libm `powf` call per element: scalar code that does not vectorize.
+    An exponent (scalar or splat) of 0, 1, 2, 3, -1, -2, 0.5 or -0.5
+    becomes 1, x, x*x, x*x*x, 1/x, 1/(x*x), sqrt(x) or rsqrt(x). `pow`'s
+    answers at -inf (+inf for 0.5, +0 for -0.5, where the square root gives
+    NaN) are kept with a select; 3 and -2 round twice (within an ulp). Other
+    exponents are left to libm. Runs in both front-end cleanups (the
+    default lowerings and the search's payload), never on a reference.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 def KeFuseElementwiseOps : Pass<"ke-fuse-elementwise-ops", "mlir::func::FuncOp"> {

@@ -15,6 +15,9 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <cmath>
+#include <limits>
+
 namespace ke {
 #define GEN_PASS_DEF_KEAPPROXIMATEMATH
 #include "ke/Codegen/Passes.h.inc"
@@ -23,12 +26,67 @@ namespace ke {
 using namespace mlir;
 
 namespace {
+/// Marks a logarithm whose input is already scaled out of the denormals.
+constexpr llvm::StringLiteral kDenormalSafe = "ke.denormal_safe";
+
+/// Upstream's log and log2 approximations read the exponent field, which a
+/// denormal does not hold (log of 1e-40 comes out 1.4 off): a positive
+/// denormal is scaled by 2^24 first, and 24 * log(2) taken off again.
+template <typename LogOp>
+struct ScaleDenormalsBeforeLog : OpRewritePattern<LogOp> {
+  ScaleDenormalsBeforeLog(MLIRContext *context, double log2Scale)
+      : OpRewritePattern<LogOp>(context, /*benefit=*/2),
+        log2Scale(log2Scale) {}
+
+  LogicalResult matchAndRewrite(LogOp op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (op->hasAttr(kDenormalSafe) || !getElementTypeOrSelf(type).isF32())
+      return failure();
+    Location loc = op.getLoc();
+    auto constant = [&](float value) -> Value {
+      TypedAttr scalar = rewriter.getF32FloatAttr(value);
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        return arith::ConstantOp::create(
+            rewriter, loc, SplatElementsAttr::get(shaped, scalar));
+      return arith::ConstantOp::create(rewriter, loc, scalar);
+    };
+    Value x = op.getOperand();
+    Value positive = arith::CmpFOp::create(
+        rewriter, loc, arith::CmpFPredicate::OGT, x, constant(0.0f));
+    Value belowNormal =
+        arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT, x,
+                              constant(std::numeric_limits<float>::min()));
+    Value denormal = arith::AndIOp::create(rewriter, loc, positive, belowNormal);
+    Value scaled = arith::SelectOp::create(
+        rewriter, loc, denormal,
+        arith::MulFOp::create(rewriter, loc, x, constant(16777216.0f)), x);
+    auto log = LogOp::create(rewriter, loc, scaled, op.getFastmath());
+    log->setAttr(kDenormalSafe, rewriter.getUnitAttr());
+    Value corrected = arith::SubFOp::create(
+        rewriter, loc, log, constant(static_cast<float>(24 * log2Scale)));
+    rewriter.replaceOpWithNewOp<arith::SelectOp>(op, denormal, corrected, log);
+    return success();
+  }
+
+  /// log(2) in the op's base.
+  double log2Scale;
+};
+
 struct ApproximateMathPass
     : ke::impl::KeApproximateMathBase<ApproximateMathPass> {
   using Base::Base;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    auto approximated = [&](StringRef name) {
+      return ops.empty() || llvm::is_contained(ops, name.str());
+    };
+    if (approximated("log"))
+      patterns.add<ScaleDenormalsBeforeLog<math::LogOp>>(&getContext(),
+                                                         std::log(2.0));
+    if (approximated("log2"))
+      patterns.add<ScaleDenormalsBeforeLog<math::Log2Op>>(&getContext(), 1.0);
     if (ops.empty()) {
       populateMathPolynomialApproximationPatterns(patterns);
     } else {

@@ -26,3 +26,36 @@ func.func @erf_log(%x: vector<8xf32>) -> vector<8xf32> {
   %l = math.log %e : vector<8xf32>
   return %l : vector<8xf32>
 }
+
+// RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-approximate-math{ops=log,log2}))' | FileCheck %s --check-prefix=LOG
+
+// Positive denormals are scaled by 2^24 before the approximation (which
+// reads the exponent field) and 24 log(2) is taken off after: log1p and
+// other ops are left alone.
+// LOG-LABEL: func.func @log_denormals
+// LOG-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// LOG-DAG:     %[[MIN:.*]] = arith.constant dense<1.17549435E-38> : vector<8xf32>
+// LOG-DAG:     %[[SCALE:.*]] = arith.constant dense<0x4B800000> : vector<8xf32>
+// LOG-DAG:     %[[LN2X24:.*]] = arith.constant dense<16.6355324> : vector<8xf32>
+// LOG:         %[[POSITIVE:.*]] = arith.cmpf ogt, %[[X:.*]], %[[ZERO]] : vector<8xf32>
+// LOG:         %[[BELOW:.*]] = arith.cmpf olt, %[[X]], %[[MIN]] : vector<8xf32>
+// LOG:         %[[DENORMAL:.*]] = arith.andi %[[POSITIVE]], %[[BELOW]]
+// LOG:         %[[SCALED:.*]] = arith.mulf %[[X]], %[[SCALE]] : vector<8xf32>
+// LOG:         arith.select %[[DENORMAL]], %[[SCALED]], %[[X]]
+// LOG-NOT:     math.log {{.*}} : vector<8xf32>
+// LOG:         %[[CORRECTED:.*]] = arith.subf %[[LOG:.*]], %[[LN2X24]] : vector<8xf32>
+// LOG:         %[[RESULT:.*]] = arith.select %[[DENORMAL]], %[[CORRECTED]], %[[LOG]]
+// LOG:         math.log1p %[[RESULT]]
+// LOG-LABEL: func.func @log2_denormals
+// LOG-DAG:     %[[TWENTYFOUR:.*]] = arith.constant 2.400000e+01 : f32
+// LOG:         arith.subf %{{.*}}, %[[TWENTYFOUR]] : f32
+// LOG-NOT:     math.log2
+func.func @log_denormals(%x: vector<8xf32>) -> vector<8xf32> {
+  %l = math.log %x : vector<8xf32>
+  %p = math.log1p %l : vector<8xf32>
+  return %p : vector<8xf32>
+}
+func.func @log2_denormals(%x: f32) -> f32 {
+  %l = math.log2 %x : f32
+  return %l : f32
+}
