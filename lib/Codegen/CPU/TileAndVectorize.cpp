@@ -486,6 +486,48 @@ bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
          bounds[vectorLoop] >= 8 * vectorWidth;
 }
 
+/// The op's reduction loops when there are several, they are consecutive
+/// and every operand reads them as one contiguous run (a reduction over
+/// all of a tensor, or over its trailing dimensions): they then collapse
+/// into one loop, which splits into vector lanes and thread chunks.
+std::optional<ReassociationIndices>
+getCollapsibleReductionLoops(linalg::LinalgOp op) {
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  if (!isa<linalg::GenericOp>(op) || reductions.size() < 2 ||
+      op.hasIndexSemantics() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return std::nullopt;
+  for (auto [index, loop] : llvm::enumerate(reductions))
+    if (loop != reductions.front() + index)
+      return std::nullopt;
+  ReassociationIndices loops(reductions.begin(), reductions.end());
+  if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {loops}))
+    return std::nullopt;
+  return loops;
+}
+
+/// Whether `op` is a long reduction with too few outputs for threads (a
+/// reduction to a scalar, a norm over a few huge rows): then its one
+/// reduction loop is split into `kThreadChunks` chunks of partial results,
+/// an outer parallel loop the threads take, combined after. The same
+/// conditions as for vector lanes (one result, contiguous in an input, no
+/// `linalg.index`), and every chunk whole vectors.
+bool splitsAcrossThreads(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                         unsigned vectorLoop, int64_t vectorWidth) {
+  if (!splitsIntoVectorAccumulators(op, bounds, vectorLoop, vectorWidth) ||
+      !isWorthThreading(bounds))
+    return false;
+  int64_t outputs = 1;
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::parallel)
+      outputs *= bounds[loop];
+  int64_t length = bounds[vectorLoop];
+  return outputs < kThreadChunks && length % kThreadChunks == 0 &&
+         (length / kThreadChunks) % (8 * vectorWidth) == 0;
+}
+
 /// What tiling with fused fills made: the tiled op, the fill tiles computed
 /// inside its loops, and the loops (outermost first).
 struct FusedTiling {
@@ -678,6 +720,37 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   if (contraction)
     registerTile = contraction->tile;
   bool blocked = !registerTile.empty();
+  if (!blocked) {
+    if (std::optional<ReassociationIndices> loops =
+            getCollapsibleReductionLoops(op)) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::CollapseResult> collapsed =
+          linalg::collapseOpIterationDims(op, {*loops}, rewriter);
+      if (succeeded(collapsed) &&
+          collapsed->collapsedOp.getNumReductionLoops() == 1) {
+        rewriter.replaceOp(op, collapsed->results);
+        tileAndVectorizeOp(rewriter, collapsed->collapsedOp, vectorWidth);
+        return;
+      }
+    }
+  }
+  if (!blocked &&
+      splitsAcrossThreads(op, bounds, *vectorLoop, vectorWidth)) {
+    // Partial results per chunk, the chunks an outer parallel loop (each
+    // then split into vector lanes), combined by a short reduction.
+    auto control = [&](linalg::LinalgOp) {
+      return linalg::SplitReductionOptions{kThreadChunks, 0,
+                                           /*innerParallel=*/false};
+    };
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::SplitReductionResult> split =
+        linalg::splitReduction(rewriter, op, control);
+    if (succeeded(split)) {
+      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
+      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);
+      return;
+    }
+  }
   if (!blocked &&
       splitsIntoVectorAccumulators(op, bounds, *vectorLoop, vectorWidth)) {
     // A long reduction along the vector: partial results in a vector of

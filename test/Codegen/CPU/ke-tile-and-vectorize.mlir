@@ -288,3 +288,55 @@ func.func @strided_sum(%x: tensor<4x64x7xf32>, %acc: tensor<4x7xf32>) -> tensor<
   return %r : tensor<4x7xf32>
 }
 
+
+// -----
+
+// A reduction of a whole tensor (three reduction loops, one contiguous run
+// in every operand): collapsed into one loop, split into 16 chunks of
+// partial results that threads take (an scf.forall), each chunk into 8
+// vector lanes; the chunks' lanes and then the chunks are reduced after.
+// CHECK-LABEL: func.func @sum_of_squares
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<4x64x1024xf32> into tensor<262144xf32>
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [16, 16384]
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [16, 2048, 8]
+// CHECK:         scf.forall (%{{.*}}) in (16)
+// CHECK:           scf.for {{.*}} -> (tensor<1x8xf32>, vector<1x8xf32>)
+// CHECK:             arith.mulf {{.*}} : vector<1x1x8xf32>
+// CHECK:             arith.addf {{.*}} : vector<1x8xf32>
+// CHECK:         vector.multi_reduction <add>, {{.*}} [1] : vector<1x8xf32> to vector<1xf32>
+// CHECK:         vector.multi_reduction <add>, {{.*}} [0] : vector<8xf32> to f32
+#all = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#scalar = affine_map<(d0, d1, d2) -> ()>
+func.func @sum_of_squares(%x: tensor<4x64x1024xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [#all, #scalar], iterator_types = ["reduction", "reduction", "reduction"]}
+      ins(%x : tensor<4x64x1024xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %sq = arith.mulf %v, %v : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+// Rows too few for threads but long: each row's reduction is split into
+// chunks the threads share (4 rows x 16 chunks).
+// CHECK-LABEL: func.func @few_long_rows
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, 16, 8192]
+// CHECK:         scf.forall
+// CHECK:         vector.multi_reduction <add>
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @few_long_rows(%x: tensor<4x131072xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x131072xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %a, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
