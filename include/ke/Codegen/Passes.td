@@ -138,7 +138,12 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     become one kernel. The ops run in order, each thread striding over the
     columns the same way (so it reads only elements it wrote itself); each
     row value (a reduction's total, a per-row op's result) stays in
-    registers for the ops after it, and thread 0 also stores it. A run
+    registers for the ops after it, and thread 0 also stores it. An
+    elementwise op whose output is a temporary (an allocation) that only
+    the run's later ops read, at the same (row, column), is not stored but
+    recomputed where it is read (softmax's exp(x - max) in the sum's and
+    the divide's loops), so the row is read again from the run's inputs,
+    in cache, instead of written to and read back from memory. A run
     needs whole buffers (no views), bodies without `linalg.index` that do
     not read the output's old value, row values written once and touched
     by no op of the run before, and read after only at (row). Allocations,
@@ -604,7 +609,12 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     then one short reduction of the lanes, instead of a chain of dependent
     scalar operations per vector. A reduction whose vector runs along a
     parallel loop with reduction loops inside its tile loops (the split's
-    partial results) keeps its output tile in registers across them. 2-D convolutions, NCHW
+    partial results) keeps its output tile in registers across them. A
+    generic reducing over several consecutive loops that every operand
+    reads as one contiguous run is collapsed into one reduction loop first;
+    one with fewer than 16 outputs and at least 2^15 iterations is split
+    into 16 chunks of partial results that threads take, each chunk in
+    vector lanes. 2-D convolutions, NCHW
     or NHWC, vectorize through the 1-D convolution their tile decomposes to.
     A channels-last convolution (1-D, 2-D, 3-D or depthwise) is tiled instead by up
     to 16 output pixels times up to 32 channels (a multiple of

@@ -192,8 +192,11 @@ func.func @filled(%x: memref<64x512xf32>, %rows: memref<64xf32>, %cols: memref<5
 // of 1024 make one launch with a block per row. Each op strides over the
 // columns from the thread's index; the max and the sum are all-reduced and
 // kept in registers (the ops after read them, not the buffers), and their
-// fills are folded. Without fuse-rows, the two reductions are launches of
-// their own.
+// fills are folded. exp(x - max) goes to a temporary only the run reads,
+// at the same (row, column): it is not stored but recomputed in the sum's
+// and the divide's loops from x (read again, in cache), so the launch
+// reads x and writes y, not also the temporary twice and once. Without
+// fuse-rows, the two reductions are launches of their own.
 // CHECK-LABEL: func.func @softmax
 // CHECK-NOT:     linalg.fill
 // CHECK:         gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in ({{.*}}) threads(%[[T:.*]], %{{.*}}, %{{.*}}) in
@@ -203,17 +206,19 @@ func.func @filled(%x: memref<64x512xf32>, %rows: memref<64xf32>, %cols: memref<5
 // CHECK:           %[[ROWMAX:.*]] = arith.maximumf %{{.*}}, %[[MAX]]
 // CHECK:           scf.if
 // CHECK:             memref.store %[[ROWMAX]], %[[MAXBUF:.*]][%{{.*}}]
-// CHECK:           scf.for %[[C:.*]] = %[[T]] to %c1024{{.*}} step %c256{{.*}} {
+// CHECK:           %[[PSUM:.*]] = scf.for %[[C:.*]] = %[[T]] to %c1024{{.*}} step %c256{{.*}} iter_args
 // CHECK-NOT:         memref.load %[[MAXBUF]]
-// CHECK:             arith.subf %{{.*}}, %[[ROWMAX]]
-// CHECK:             math.exp
-// CHECK:             memref.store %{{.*}}, %[[EXP:.*]][%[[ROW]], %[[C]]]
-// CHECK:           %[[PSUM:.*]] = scf.for {{.*}} iter_args
-// CHECK:             memref.load %[[EXP]]
+// CHECK:             %[[X:.*]] = memref.load %arg0[%[[ROW]], %[[C]]]
+// CHECK:             %[[SHIFTED:.*]] = arith.subf %[[X]], %[[ROWMAX]]
+// CHECK:             %[[EXP:.*]] = math.exp %[[SHIFTED]]
+// CHECK:             arith.addf %[[EXP]]
 // CHECK:           %[[SUM:.*]] = gpu.all_reduce add %[[PSUM]] uniform
 // CHECK:           %[[ROWSUM:.*]] = arith.addf %{{.*}}, %[[SUM]]
-// CHECK:           scf.for
-// CHECK:             arith.divf %{{.*}}, %[[ROWSUM]]
+// CHECK:           scf.for %[[C2:.*]] = %[[T]]
+// CHECK:             %[[X2:.*]] = memref.load %arg0[%[[ROW]], %[[C2]]]
+// CHECK:             %[[SHIFTED2:.*]] = arith.subf %[[X2]], %[[ROWMAX]]
+// CHECK:             %[[EXP2:.*]] = math.exp %[[SHIFTED2]]
+// CHECK:             arith.divf %[[EXP2]], %[[ROWSUM]]
 // CHECK:             memref.store %{{.*}}, %arg1
 // CHECK:           gpu.terminator
 // CHECK-NOT:     gpu.launch
@@ -258,6 +263,57 @@ func.func @softmax(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>) {
   }
   memref.dealloc %max : memref<64xf32>
   memref.dealloc %exp : memref<64x1024xf32>
+  memref.dealloc %sum : memref<64xf32>
+  return
+}
+
+// -----
+
+// The same run with exp(x - max) written to an argument (a result the
+// caller reads): it is stored, and the sum reads it back.
+// CHECK-LABEL: func.func @softmax_with_exp_out
+// CHECK:         gpu.launch
+// CHECK:           math.exp
+// CHECK:           memref.store %{{.*}}, %arg2
+// CHECK:           scf.for {{.*}} iter_args
+// CHECK:             memref.load %arg2
+// CHECK-NOT:         math.exp
+// CHECK:           gpu.all_reduce add
+#id2 = affine_map<(r, c) -> (r, c)>
+#row2 = affine_map<(r, c) -> (r)>
+func.func @softmax_with_exp_out(%x: memref<64x1024xf32>, %y: memref<64x1024xf32>, %exp: memref<64x1024xf32>) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc() : memref<64xf32>
+  %sum = memref.alloc() : memref<64xf32>
+  linalg.fill ins(%neg_inf : f32) outs(%max : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x1024xf32>) outs(%max : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : memref<64x1024xf32>, memref<64xf32>) outs(%exp : memref<64x1024xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : memref<64x1024xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : memref<64x1024xf32>, memref<64xf32>) outs(%y : memref<64x1024xf32>) {
+  ^bb0(%e: f32, %s: f32, %out: f32):
+    %q = arith.divf %e, %s : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %max : memref<64xf32>
   memref.dealloc %sum : memref<64xf32>
   return
 }

@@ -23,6 +23,8 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <functional>
+
 using namespace mlir;
 using ke::detail::applyMap;
 using ke::detail::findInitializingFill;
@@ -209,6 +211,43 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
   return fusable;
 }
 
+/// The run's elementwise ops over rows and columns whose output is a
+/// temporary only the run's later ops read, at the same (row, column): such
+/// an op is not stored but recomputed where it is read, so the row is read
+/// again from the run's inputs (in cache) instead of being written to and
+/// read back from global memory (softmax's exp(x - max) read twice: 5
+/// passes over memory instead of 2).
+static DenseMap<Value, linalg::LinalgOp>
+findRecomputedOutputs(const FusedRows &run) {
+  DenseMap<Value, linalg::LinalgOp> recomputed;
+  for (auto [constOp, reduction, perRow] :
+       llvm::zip(run.ops, run.reductions, run.perRow)) {
+    linalg::LinalgOp op = constOp;
+    if (reduction || perRow || op.getNumDpsInits() != 1 ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      continue;
+    Value output = op.getDpsInitOperand(0)->get();
+    if (!output.getDefiningOp<memref::AllocOp>())
+      continue;
+    bool private_ = llvm::all_of(output.getUsers(), [&](Operation *user) {
+      if (isa<memref::DeallocOp>(user) || user == op.getOperation())
+        return true;
+      auto reader = dyn_cast<linalg::LinalgOp>(user);
+      if (!reader || !llvm::is_contained(run.ops, reader) ||
+          reader.getNumLoops() != op.getNumLoops())
+        return false;
+      return llvm::all_of(reader->getOpOperands(), [&](OpOperand &operand) {
+        return operand.get() != output ||
+               (reader.isDpsInput(&operand) &&
+                reader.getMatchingIndexingMap(&operand).isIdentity());
+      });
+    });
+    if (private_)
+      recomputed[output] = op;
+  }
+  return recomputed;
+}
+
 void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
   linalg::LinalgOp first = run.ops.front();
   Location loc = first.getLoc();
@@ -221,9 +260,11 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
   };
   // Row values the run has reduced so far, by buffer.
   DenseMap<Value, Value> reduced;
+  DenseMap<Value, linalg::LinalgOp> recomputed = findRecomputedOutputs(run);
   // The value of `input` of `op` at `ivs` (the row's, then the column).
-  auto inputAt = [&](OpBuilder &b, linalg::LinalgOp op, OpOperand *input,
-                     ValueRange ivs) -> Value {
+  std::function<Value(OpBuilder &, linalg::LinalgOp, OpOperand *, ValueRange)>
+      inputAt = [&](OpBuilder &b, linalg::LinalgOp op, OpOperand *input,
+                    ValueRange ivs) -> Value {
     Value source = input->get();
     if (!isa<MemRefType>(source.getType()))
       return source;
@@ -231,6 +272,18 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
     if (isRowMap(map, run.rowShape.size()))
       if (Value value = reduced.lookup(source))
         return value;
+    if (linalg::LinalgOp producer = recomputed.lookup(source)) {
+      // Read at the same (row, column) it was computed at.
+      IRMapping mapping;
+      for (OpOperand *producerInput : producer.getDpsInputOperands())
+        mapping.map(producer.getMatchingBlockArgument(producerInput),
+                    inputAt(b, producer, producerInput, ivs));
+      Block *body = producer.getBlock();
+      for (Operation &nested : body->without_terminator())
+        b.clone(nested, mapping);
+      return mapping.lookupOrDefault(
+          cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+    }
     return memref::LoadOp::create(b, loc, source, applyMap(b, loc, map, ivs));
   };
   // Thread 0 stores a row value for later kernels.
@@ -247,6 +300,9 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
        llvm::zip(run.ops, run.reductions, run.perRow)) {
     linalg::LinalgOp op = constOp;
     Block *body = op.getBlock();
+    if (!reduction && !perRow &&
+        recomputed.count(op.getDpsInitOperand(0)->get()))
+      continue; // computed where it is read
     if (perRow) {
       // Every thread computes the row's value from registers or loads.
       IRMapping mapping;
