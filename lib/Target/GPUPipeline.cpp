@@ -100,7 +100,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   // cannot read).
   return llvm::formatv(
              "func.func({3}ke-decompose-aggregates,"
-             "convert-elementwise-to-linalg,{5},ke-drop-fused-checks-for-gpu,"
+             "convert-elementwise-to-linalg,{5},ke-split-reductions-for-gpu,"
+             "ke-drop-fused-checks-for-gpu,"
              "ke-splat-constants-to-fills),"
              "one-shot-bufferize{{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},"

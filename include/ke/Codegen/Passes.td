@@ -401,6 +401,32 @@ def KeLowerLinalgToReferenceLoops : Pass<"ke-lower-linalg-to-reference-loops", "
                            "::mlir::affine::AffineDialect"];
 }
 
+def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Reshape reductions with few outputs into many thread blocks' work";
+  let description = [{
+    On tensors, before bufferization. A linalg.generic reducing over several
+    consecutive loops that every operand reads as one contiguous run (a sum
+    over a whole tensor, a norm's statistics over H and W) gets them
+    collapsed into one innermost loop (ke's CPU schedule does the same), so
+    `ke-distribute-reductions-for-gpu` gives each output a thread block
+    instead of one thread walking millions of elements. A reduction with
+    fewer than `blocks` / 2 outputs is then split into chunks of at least
+    `min-chunk` elements, a power of two of them with up to `blocks` chunks
+    in all, whose partial results (a block each) are reduced after: a
+    Frobenius norm of 3 million elements is 256 blocks, not one thread.
+    Splitting changes the order of the sum (within f32 tolerances).
+  }];
+  let options = [
+    Option<"blocks", "blocks", "int64_t", "256",
+           "Thread blocks a reduction with few outputs is spread over"
+           " (about two per SM of an H100)">,
+    Option<"minChunk", "min-chunk", "int64_t", "1024",
+           "Fewest elements of the reduction per chunk">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeSplatConstantsToFills : Pass<"ke-splat-constants-to-fills", "mlir::func::FuncOp"> {
   let summary = "Turn splat tensor constants into linalg.fill of tensor.empty";
   let description = [{

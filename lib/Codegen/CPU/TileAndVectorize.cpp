@@ -7,6 +7,7 @@
 
 #include "ke/Codegen/TileAndVectorize.h"
 #include "ke/Codegen/Passes.h"
+#include "ke/Codegen/ReductionLoops.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -486,28 +487,6 @@ bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
          bounds[vectorLoop] >= 8 * vectorWidth;
 }
 
-/// The op's reduction loops when there are several, they are consecutive
-/// and every operand reads them as one contiguous run (a reduction over
-/// all of a tensor, or over its trailing dimensions): they then collapse
-/// into one loop, which splits into vector lanes and thread chunks.
-std::optional<ReassociationIndices>
-getCollapsibleReductionLoops(linalg::LinalgOp op) {
-  SmallVector<unsigned> reductions;
-  op.getReductionDims(reductions);
-  if (!isa<linalg::GenericOp>(op) || reductions.size() < 2 ||
-      op.hasIndexSemantics() ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
-    return std::nullopt;
-  for (auto [index, loop] : llvm::enumerate(reductions))
-    if (loop != reductions.front() + index)
-      return std::nullopt;
-  ReassociationIndices loops(reductions.begin(), reductions.end());
-  if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {loops}))
-    return std::nullopt;
-  return loops;
-}
-
 /// Whether `op` is a long reduction with too few outputs for threads (a
 /// reduction to a scalar, a norm over a few huge rows): then its one
 /// reduction loop is split into `kThreadChunks` chunks of partial results,
@@ -519,12 +498,9 @@ bool splitsAcrossThreads(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
   if (!splitsIntoVectorAccumulators(op, bounds, vectorLoop, vectorWidth) ||
       !isWorthThreading(bounds))
     return false;
-  int64_t outputs = 1;
-  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
-    if (iterator == utils::IteratorType::parallel)
-      outputs *= bounds[loop];
   int64_t length = bounds[vectorLoop];
-  return outputs < kThreadChunks && length % kThreadChunks == 0 &&
+  return ke::getNumOutputElements(op) < kThreadChunks &&
+         length % kThreadChunks == 0 &&
          (length / kThreadChunks) % (8 * vectorWidth) == 0;
 }
 
@@ -721,30 +697,17 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     registerTile = contraction->tile;
   bool blocked = !registerTile.empty();
   if (!blocked) {
-    if (std::optional<ReassociationIndices> loops =
-            getCollapsibleReductionLoops(op)) {
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::CollapseResult> collapsed =
-          linalg::collapseOpIterationDims(op, {*loops}, rewriter);
-      if (succeeded(collapsed) &&
-          collapsed->collapsedOp.getNumReductionLoops() == 1) {
-        rewriter.replaceOp(op, collapsed->results);
-        tileAndVectorizeOp(rewriter, collapsed->collapsedOp, vectorWidth);
-        return;
-      }
+    if (linalg::LinalgOp collapsed = ke::collapseReductionLoops(rewriter, op)) {
+      tileAndVectorizeOp(rewriter, collapsed, vectorWidth);
+      return;
     }
   }
   if (!blocked &&
       splitsAcrossThreads(op, bounds, *vectorLoop, vectorWidth)) {
     // Partial results per chunk, the chunks an outer parallel loop (each
     // then split into vector lanes), combined by a short reduction.
-    auto control = [&](linalg::LinalgOp) {
-      return linalg::SplitReductionOptions{kThreadChunks, 0,
-                                           /*innerParallel=*/false};
-    };
-    rewriter.setInsertionPoint(op);
     FailureOr<linalg::SplitReductionResult> split =
-        linalg::splitReduction(rewriter, op, control);
+        ke::splitReductionIntoChunks(rewriter, op, kThreadChunks);
     if (succeeded(split)) {
       tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
       tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);

@@ -1,0 +1,43 @@
+//===- ReductionLoops.h - reductions reshaped for parallel hardware -*- C++ -*-===//
+//
+// A reduction over a whole tensor, or over a few very long rows, has too
+// few outputs to spread over threads or thread blocks and, as front ends
+// write it (one loop per dimension), no single loop to split. Both the
+// CPU's default schedule and the GPU pipeline reshape such reductions the
+// same way: the reduction loops collapsed into one, then split into chunks
+// of partial results that are combined after.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef KE_CODEGEN_REDUCTIONLOOPS_H
+#define KE_CODEGEN_REDUCTIONLOOPS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ke {
+/// Collapses the reduction loops of a linalg.generic on tensors into one
+/// when there are several, they are consecutive, every indexing map is a
+/// projected permutation reading them as one contiguous run, and the body
+/// does not read linalg.index. Returns the collapsed op (`op` is replaced),
+/// or null when `op` does not qualify.
+mlir::linalg::LinalgOp collapseReductionLoops(mlir::RewriterBase &rewriter,
+                                              mlir::linalg::LinalgOp op);
+
+/// The number of output elements of `op` (the product of its parallel
+/// loops' static bounds).
+int64_t getNumOutputElements(mlir::linalg::LinalgOp op);
+
+/// Splits the one reduction loop of `op` (static bounds, one result, no
+/// linalg.index) into `chunks` chunks: a parallel loop of partial results
+/// (outermost in the intermediate result) and the rest of the reduction,
+/// then an op reducing the partials. Fails when the loop's length is not a
+/// multiple of `chunks` or upstream's splitReduction does not apply (a
+/// combiner it does not know).
+mlir::FailureOr<mlir::linalg::SplitReductionResult>
+splitReductionIntoChunks(mlir::RewriterBase &rewriter,
+                         mlir::linalg::LinalgOp op, int64_t chunks);
+} // namespace ke
+
+#endif // KE_CODEGEN_REDUCTIONLOOPS_H

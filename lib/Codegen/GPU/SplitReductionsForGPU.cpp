@@ -1,0 +1,68 @@
+//===- SplitReductionsForGPU.cpp - ke-split-reductions-for-gpu ------------===//
+//
+// The GPU maps a reduction's outputs to thread blocks: a reduction to a
+// scalar is one block (one thread, with several reduction loops), however
+// long. Collapsing its loops and splitting it into chunks gives it many.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Codegen/Passes.h"
+#include "ke/Codegen/ReductionLoops.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KESPLITREDUCTIONSFORGPU
+#include "ke/Codegen/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+
+namespace {
+struct SplitReductionsForGPUPass
+    : ke::impl::KeSplitReductionsForGPUBase<SplitReductionsForGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (blocks < 2 || minChunk < 1) {
+      getOperation()->emitError()
+          << "ke-split-reductions-for-gpu: blocks must be at least 2 and "
+             "min-chunk positive (got "
+          << blocks.getValue() << " and " << minChunk.getValue() << ")";
+      return signalPassFailure();
+    }
+    SmallVector<linalg::LinalgOp> reductions;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() && op.getNumReductionLoops() > 0 &&
+          llvm::none_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+        reductions.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : reductions) {
+      if (linalg::LinalgOp collapsed = ke::collapseReductionLoops(rewriter, op))
+        op = collapsed;
+      SmallVector<unsigned> reductionLoops;
+      op.getReductionDims(reductionLoops);
+      if (reductionLoops.size() != 1 ||
+          reductionLoops.front() != op.getNumLoops() - 1)
+        continue;
+      int64_t outputs = ke::getNumOutputElements(op);
+      int64_t length = op.getStaticLoopRanges().back();
+      if (outputs * 2 > blocks)
+        continue;
+      // The most chunks (a power of two) within the blocks, each long
+      // enough and all of the same length.
+      int64_t chunks = 1;
+      while (chunks * 2 * outputs <= blocks &&
+             length % (chunks * 2) == 0 && length / (chunks * 2) >= minChunk)
+        chunks *= 2;
+      if (chunks < 2)
+        continue;
+      (void)ke::splitReductionIntoChunks(rewriter, op, chunks);
+    }
+  }
+};
+} // namespace
