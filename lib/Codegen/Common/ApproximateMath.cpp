@@ -9,6 +9,7 @@
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
@@ -45,11 +46,8 @@ struct ScaleDenormalsBeforeLog : OpRewritePattern<LogOp> {
       return failure();
     Location loc = op.getLoc();
     auto constant = [&](float value) -> Value {
-      TypedAttr scalar = rewriter.getF32FloatAttr(value);
-      if (auto shaped = dyn_cast<ShapedType>(type))
-        return arith::ConstantOp::create(
-            rewriter, loc, SplatElementsAttr::get(shaped, scalar));
-      return arith::ConstantOp::create(rewriter, loc, scalar);
+      return createScalarOrSplatConstant(rewriter, loc, type,
+                                                APFloat(value));
     };
     Value x = op.getOperand();
     Value positive = arith::CmpFOp::create(

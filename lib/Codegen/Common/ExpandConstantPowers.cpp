@@ -7,6 +7,7 @@
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
@@ -49,12 +50,13 @@ struct ExpandConstantPower : OpRewritePattern<math::PowFOp> {
     Type type = op.getType();
     arith::FastMathFlags flags = op.getFastmath();
     auto constant = [&](double value) -> Value {
-      Type element = getElementTypeOrSelf(type);
-      TypedAttr scalar = rewriter.getFloatAttr(element, value);
-      if (auto shaped = dyn_cast<ShapedType>(type))
-        return arith::ConstantOp::create(
-            rewriter, loc, SplatElementsAttr::get(shaped, scalar));
-      return arith::ConstantOp::create(rewriter, loc, scalar);
+      auto element = cast<FloatType>(getElementTypeOrSelf(type));
+      bool losesInfo;
+      APFloat converted(value);
+      converted.convert(element.getFloatSemantics(),
+                        APFloat::rmNearestTiesToEven, &losesInfo);
+      return createScalarOrSplatConstant(rewriter, loc, type,
+                                                converted);
     };
     auto multiply = [&](Value a, Value b) -> Value {
       return arith::MulFOp::create(rewriter, loc, a, b, flags);
