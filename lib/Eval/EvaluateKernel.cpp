@@ -24,11 +24,13 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/xxhash.h"
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <unistd.h>
 
 using namespace mlir;
@@ -132,6 +134,26 @@ public:
                       llvm::SmallVectorImpl<HostTensor> &expected) {
     if (!cacheKey.empty() && load(inputSeed, expected))
       return llvm::Error::success();
+    // A search's workers start on one kernel's candidates together: one of
+    // them computes the reference (a naive 1024^3 GEMM: seconds on every
+    // core), the others wait for its files instead of competing with it.
+    std::optional<llvm::raw_fd_ostream> lockFile;
+    std::optional<llvm::sys::fs::FileLocker> lock;
+    if (!cacheKey.empty()) {
+      llvm::sys::fs::create_directories(cacheDirectory);
+      std::error_code ec;
+      lockFile.emplace(getPath(inputSeed, "lock"), ec,
+                       llvm::sys::fs::OF_Append);
+      if (!ec) {
+        llvm::Expected<llvm::sys::fs::FileLocker> locked = lockFile->lock();
+        if (locked)
+          lock.emplace(std::move(*locked));
+        else
+          llvm::consumeError(locked.takeError()); // compute it unlocked
+      }
+      if (load(inputSeed, expected))
+        return llvm::Error::success();
+    }
     if (!compiled) {
       setEvaluationStage("lower");
       ke::LowerCPUOptions options;
@@ -203,10 +225,14 @@ private:
     return llvm::Error::success();
   }
 
+  /// The file of `result` (an index: rN.bin) or of the seed's lock.
   std::string getPath(uint64_t inputSeed, size_t result) const {
+    return getPath(inputSeed, ("r" + llvm::Twine(result) + ".bin").str());
+  }
+  std::string getPath(uint64_t inputSeed, llvm::StringRef suffix) const {
     llvm::SmallString<256> path(cacheDirectory);
     llvm::sys::path::append(
-        path, llvm::formatv("{0}-s{1}-r{2}.bin", cacheKey, inputSeed, result));
+        path, llvm::formatv("{0}-s{1}-{2}", cacheKey, inputSeed, suffix));
     return std::string(path);
   }
 

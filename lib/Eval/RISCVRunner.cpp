@@ -347,6 +347,8 @@ RISCVKernel::compile(func::FuncOp function, const LowerCPUOptions &options,
     LowerCPUOptions sequential;
     sequential.naive = options.naive.getValue();
     sequential.vectorWidth = options.vectorWidth.getValue();
+    // RISC-V's vectors, not the host's.
+    sequential.elementwiseVectorWidth = options.vectorWidth.getValue();
     sequential.threads = false;
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);

@@ -10,7 +10,9 @@
 // - GEMM-like contractions get output tiles per block staged through
 //   shared memory (ke-stage-contractions-for-gpu), row reductions a thread
 //   block per output element, before the rest becomes parallel loops
-//   (ke-distribute-reductions-for-gpu);
+//   (ke-distribute-reductions-for-gpu); the ops left get their parallel
+//   loops first (ke-hoist-parallel-loops-for-gpu), all of which become the
+//   grid;
 // - loops are tiled (ke-tile-parallel-loops-for-gpu: sizes per loop rank,
 //   or the function's ke.gpu_block_tile) and mapped with nothing in between
 //   (canonicalize would merge the nested parallel loops);
@@ -74,7 +76,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
           "warps={4} stages={6} async-copies={7}},"
           "ke-distribute-reductions-for-gpu{{"
           "max-threads={0}{1}},"
-          "ke-vectorize-elementwise-for-gpu{{width={3}}),",
+          "ke-vectorize-elementwise-for-gpu{{width={3}},"
+          "ke-hoist-parallel-loops-for-gpu),",
           options.reductionThreads.getValue(),
           threadTile.empty() ? std::string()
                              : " thread-tile=" + llvm::join(threadTile, ","),

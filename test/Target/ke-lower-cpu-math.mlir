@@ -3,8 +3,8 @@
 // scaled out of the denormals first, and log(x * x) below meets them on the
 // special-values seed); approximate-math=false keeps libm for all. ke-run checks the approximations against the naive
 // reference (libm) on random inputs and on the special-values seed.
-// RUN: ke-opt %s --ke-lower-cpu | FileCheck %s --check-prefix=APPROX
-// RUN: ke-opt %s --ke-lower-cpu=approximate-math=false | FileCheck %s --check-prefix=LIBM
+// RUN: ke-opt %s --ke-lower-cpu=elementwise-vector-width=8 | FileCheck %s --check-prefix=APPROX
+// RUN: ke-opt %s --ke-lower-cpu="approximate-math=false elementwise-vector-width=8" | FileCheck %s --check-prefix=LIBM
 // RUN: ke-run %s --check-only --json | FileCheck %s --check-prefix=EXEC
 
 // Vector math stays an LLVM intrinsic (LLVM calls libm per element), erf

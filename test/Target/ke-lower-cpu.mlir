@@ -1,6 +1,9 @@
-// RUN: ke-opt %s --ke-lower-cpu | FileCheck %s --check-prefix=VECTOR
+// Elementwise ops take the host's widest vector by default: pinned here.
+// RUN: ke-opt %s --ke-lower-cpu="elementwise-vector-width=8" | FileCheck %s --check-prefix=VECTOR
 // RUN: ke-opt %s --ke-lower-cpu=naive=true | FileCheck %s --check-prefix=NAIVE
-// RUN: ke-opt %s --ke-lower-cpu="vector-width=4" | FileCheck %s --check-prefix=WIDTH4
+// RUN: ke-opt %s --ke-lower-cpu="vector-width=4 elementwise-vector-width=4" | FileCheck %s --check-prefix=WIDTH4
+// RUN: ke-opt %s --ke-lower-cpu="elementwise-vector-width=16" | FileCheck %s --check-prefix=WIDE
+// RUN: ke-opt %s --ke-lower-cpu | FileCheck %s --check-prefix=HOST
 // RUN: ke-opt %s --ke-lower-cpu="naive=true reference-threads=3" | FileCheck %s --check-prefix=REFERENCE
 
 // Both pipelines end in the LLVM dialect with no tensor, memref or linalg
@@ -15,6 +18,8 @@
 // NAIVE-NOT:      linalg.
 // NAIVE-NOT:      memref.
 // WIDTH4:         llvm.fmul {{.*}} : vector<4xf32>
+// WIDE:           llvm.fmul {{.*}} : vector<16xf32>
+// HOST:           llvm.fmul {{.*}} : vector<{{8|16}}xf32>
 // The reference's independent elements on 3 OpenMP threads; plain naive
 // loops (above) have no OpenMP region.
 // NAIVE-NOT:      omp.parallel

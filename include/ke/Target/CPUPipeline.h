@@ -38,6 +38,12 @@ struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
       llvm::cl::desc("Vector width of the default schedule (ignored with "
                      "naive)"),
       llvm::cl::init(8)};
+  Option<int64_t> elementwiseVectorWidth{
+      *this, "elementwise-vector-width",
+      llvm::cl::desc("Vector width of the default schedule's elementwise "
+                     "ops; 0: the host's widest f32 vector (16 with "
+                     "AVX-512), at least vector-width (ignored with naive)"),
+      llvm::cl::init(0)};
   Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("Default schedule: f32 exp, expm1, tanh, erf, erfc as "

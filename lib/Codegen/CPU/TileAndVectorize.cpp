@@ -614,12 +614,16 @@ struct TileAndVectorizePass
   using Base::Base;
 
   void runOnOperation() override {
-    if (vectorWidth < 1) {
+    if (vectorWidth < 1 || elementwiseVectorWidth < 0) {
       getOperation().emitError()
-          << "ke-tile-and-vectorize: vector-width must be positive, found "
-          << static_cast<int64_t>(vectorWidth);
+          << "ke-tile-and-vectorize: vector-width must be positive and "
+             "elementwise-vector-width not negative, found "
+          << static_cast<int64_t>(vectorWidth) << " and "
+          << static_cast<int64_t>(elementwiseVectorWidth);
       return signalPassFailure();
     }
+    int64_t elementwiseWidth =
+        elementwiseVectorWidth > 0 ? elementwiseVectorWidth : vectorWidth;
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     // Consumers first: a contraction fuses the fill of its output while the
@@ -630,8 +634,19 @@ struct TileAndVectorizePass
         rewriter.eraseOp(op);
         continue;
       }
-      ke::tileAndVectorizeOp(rewriter, op, vectorWidth);
+      ke::tileAndVectorizeOp(rewriter, op,
+                             isElementwise(op) ? elementwiseWidth
+                                               : vectorWidth);
     }
+  }
+
+  /// No reduction loops and plain (projected permutation) indexing: no
+  /// register block depends on the width.
+  static bool isElementwise(linalg::LinalgOp op) {
+    return op.getNumReductionLoops() == 0 &&
+           llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+             return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+           });
   }
 };
 } // namespace

@@ -1,8 +1,19 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8}))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8},canonicalize))' | FileCheck %s --check-prefix=FILL
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=0}))' 2>&1 | FileCheck %s --check-prefix=BADWIDTH
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8 elementwise-vector-width=16}))' | FileCheck %s --check-prefix=WIDE
 
-// BADWIDTH: ke-tile-and-vectorize: vector-width must be positive, found 0
+// BADWIDTH: ke-tile-and-vectorize: vector-width must be positive and elementwise-vector-width not negative, found 0 and 0
+
+// With elementwise-vector-width=16, elementwise ops take 16 lanes; the
+// register blocks of contractions and the lanes of reductions keep 8.
+// WIDE-LABEL: func.func @matmul
+// WIDE-COUNT-4:  vector.fma {{.*}} : vector<32xf32>
+// WIDE-LABEL: func.func @threaded_exp
+// WIDE:            scf.for {{.*}} to %c4096 step %c16
+// WIDE:              math.exp {{.*}} : vector<1x16xf32>
+// WIDE-LABEL: func.func @row_sum
+// WIDE:          tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, 8, 8]
 
 // Matmul: a register block of 4 rows (all of them) by 32 columns (4
 // vectors of 8), its accumulators read before the k loop and written after

@@ -88,8 +88,8 @@ func.func @column_sum(%x: memref<256x128xf32>, %y: memref<128xf32>) {
 // -----
 
 // Not distributed across threads: a matmul (operands shared between
-// outputs), a column max (no float max atomic) and f64 (warp shuffles move
-// 32 bits). Each becomes one thread per output element (an scf.parallel)
+// outputs), a column max (no float max atomic) and i64 (only f32, f64 and
+// i32 rows are taken). Each becomes one thread per output element (an scf.parallel)
 // whose reduction loop carries the accumulator in a register: the output
 // is loaded once before the loop and stored once after it.
 // CHECK-LABEL: func.func @left_alone
@@ -107,22 +107,51 @@ func.func @column_sum(%x: memref<256x128xf32>, %y: memref<128xf32>) {
 // CHECK:           scf.for
 // CHECK:             arith.maximumf
 // CHECK:         scf.parallel
-// CHECK:           scf.for {{.*}} -> (f64)
+// CHECK:           scf.for {{.*}} -> (i64)
 // CHECK-NOT:     linalg.
 func.func @left_alone(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<32x32xf32>,
                       %x: memref<64x128xf32>, %col: memref<128xf32>,
-                      %d: memref<8x64xf64>, %drow: memref<8xf64>) {
+                      %d: memref<8x64xi64>, %drow: memref<8xi64>) {
   linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x32xf32>) outs(%c : memref<32x32xf32>)
   linalg.reduce ins(%x : memref<64x128xf32>) outs(%col : memref<128xf32>) dimensions = [0]
     (%in: f32, %acc: f32) {
       %s = arith.maximumf %in, %acc : f32
       linalg.yield %s : f32
     }
-  linalg.reduce ins(%d : memref<8x64xf64>) outs(%drow : memref<8xf64>) dimensions = [1]
-    (%in: f64, %acc: f64) {
-      %s = arith.addf %in, %acc : f64
-      linalg.yield %s : f64
+  linalg.reduce ins(%d : memref<8x64xi64>) outs(%drow : memref<8xi64>) dimensions = [1]
+    (%in: i64, %acc: i64) {
+      %s = arith.addi %in, %acc : i64
+      linalg.yield %s : i64
     }
+  return
+}
+
+// -----
+
+// Statistics over N, H and W with C between them (a batch norm's sum of
+// squares, in f64 as front ends write it): one row per channel, its three
+// reduction loops one linearized space (W fastest: neighbouring threads
+// read neighbouring elements), and gpu.all_reduce on f64.
+// CHECK-LABEL: func.func @batch_norm_statistics
+// CHECK:         %[[CHANNELS:.*]] = arith.constant 4 : index
+// CHECK:         gpu.launch blocks(%[[C:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[CHANNELS]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in
+// CHECK:           %[[PART:.*]] = scf.for %[[R:.*]] = %[[T]] to %c2048 step %{{.*}} iter_args(%{{.*}}) -> (f64)
+// CHECK:             %[[NHW:.*]]:3 = affine.delinearize_index %[[R]] into (2, 16, 64)
+// CHECK:             %[[X:.*]] = memref.load %arg0[%[[NHW]]#0, %[[C]], %[[NHW]]#1, %[[NHW]]#2]
+// CHECK:             arith.mulf %[[X]], %[[X]] : f64
+// CHECK:           %[[TOTAL:.*]] = gpu.all_reduce add %[[PART]] uniform
+// CHECK-NEXT:      } : (f64) -> f64
+// CHECK:           scf.if
+// CHECK:             %[[OLD:.*]] = memref.load %arg1[%{{.*}}, %[[C]], %{{.*}}, %{{.*}}]
+// CHECK:             arith.addf %[[OLD]], %[[TOTAL]] : f64
+func.func @batch_norm_statistics(%x: memref<2x4x16x64xf64>, %sums: memref<1x4x1x1xf64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (0, d1, 0, 0)>], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<2x4x16x64xf64>) outs(%sums : memref<1x4x1x1xf64>) {
+  ^bb0(%in: f64, %acc: f64):
+    %sq = arith.mulf %in, %in : f64
+    %s = arith.addf %sq, %acc : f64
+    linalg.yield %s : f64
+  }
   return
 }
 

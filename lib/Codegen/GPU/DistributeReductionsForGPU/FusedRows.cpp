@@ -157,8 +157,13 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
       close();
       continue;
     }
+    // A run's rows are its ops' leading loops, and its reductions' one
+    // innermost loop; f64 rows reduce alone.
     std::optional<RowReduction> reduction = matchRowReduction(op);
-    if (reduction && !reduction->isRow())
+    if (reduction &&
+        (!reduction->isRow() || op.getNumReductionLoops() != 1 ||
+         op.getRegionOutputArgs().front().getType().getIntOrFloatBitWidth() !=
+             32))
       reduction.reset();
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     // Over the rows alone: inside a run, on the run's rows.

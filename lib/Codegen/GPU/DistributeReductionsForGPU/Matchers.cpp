@@ -84,11 +84,16 @@ std::optional<RowReduction> matchAccumulation(linalg::LinalgOp op) {
 
 std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   std::optional<RowReduction> reduction = matchAccumulation(op);
-  if (!reduction || op.getNumReductionLoops() != 1)
+  // Several reduction loops make one row when the innermost loop is among
+  // them (a batch norm's statistics over N, H and W): a block strides over
+  // their linearized space. A column takes exactly one.
+  if (!reduction ||
+      (op.getNumReductionLoops() != 1 && !reduction->isRow()))
     return std::nullopt;
-  unsigned rowLoop = reduction->reductionLoop;
+  // gpu.all_reduce's lowering moves 32-bit values through warp shuffles
+  // and splits f64 into two of them (front ends compute variances in f64).
   Type type = op.getRegionOutputArgs().front().getType();
-  if (!(type.isF32() || type.isInteger(32)))
+  if (!(type.isF32() || type.isF64() || type.isInteger(32)))
     return std::nullopt;
   Operation *combiner = reduction->combiner;
   std::optional<gpu::AllReduceOperation> kind = allReduceKind(combiner);
@@ -100,9 +105,13 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
     return std::nullopt;
   // Each element read once (a row), or one value per row: contractions,
   // whose operands are shared between outputs, want tiles, not rows.
+  SmallVector<unsigned> reductionLoops;
+  op.getReductionDims(reductionLoops);
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    bool perRow = !map.isFunctionOfDim(rowLoop);
+    bool perRow = llvm::none_of(reductionLoops, [&](unsigned loop) {
+      return map.isFunctionOfDim(loop);
+    });
     bool everyLoop = true;
     for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
       everyLoop &= map.isFunctionOfDim(loop);

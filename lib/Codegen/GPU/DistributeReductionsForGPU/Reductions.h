@@ -32,18 +32,18 @@ namespace ke::gpu_reductions {
 std::optional<mlir::gpu::AllReduceOperation>
 allReduceKind(mlir::Operation *combiner);
 
-/// A reduction the rewrite handles: static bounds, one result, exactly one
-/// reduction loop (the innermost, or an outer one whose combiner has an
-/// atomic), inputs read once or once per output element (not
-/// contractions), a body that folds one value
-/// into the output with a combiner gpu.all_reduce knows, 32-bit elements
-/// (what warp shuffles move).
+/// A reduction the rewrite handles: static bounds, one result, reduction
+/// loops that include the innermost loop (a row), or exactly one outer
+/// reduction loop whose combiner has an atomic (a column), inputs read once
+/// or once per output element (not contractions), a body that folds one
+/// value into the output with a combiner gpu.all_reduce knows, f32, f64 or
+/// i32 elements.
 struct RowReduction {
   mlir::linalg::LinalgOp op;
   mlir::Operation *combiner = nullptr;
   mlir::gpu::AllReduceOperation kind;
   mlir::TypedAttr identity;
-  /// The reduction loop: the innermost one (rows: a block per output
+  /// The last reduction loop: the innermost loop (rows: a block per output
   /// element), or an outer one (columns: see distributeColumns).
   unsigned reductionLoop = 0;
   unsigned numLoops = 0;
@@ -105,7 +105,8 @@ RowLaunch launchPerRow(mlir::OpBuilder &builder, mlir::Location loc,
 //===----------------------------------------------------------------------===//
 
 /// Rows by thread blocks (RowsByBlocks.cpp): a block of at most
-/// `threadLimit` threads per output element, gpu.all_reduce across it.
+/// `threadLimit` threads per output element striding over the linearized
+/// reduction loops, gpu.all_reduce across it.
 /// Erases the op.
 void distribute(const RowReduction &reduction, int64_t threadLimit);
 

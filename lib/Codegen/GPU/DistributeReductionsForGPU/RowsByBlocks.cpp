@@ -6,7 +6,9 @@
 // a strided slice of the row (neighbouring threads read neighbouring
 // elements: coalesced), then gpu.all_reduce combines the threads' partials
 // (convert-gpu-to-nvvm lowers it to warp shuffles and a shared-memory step
-// across warps), and thread 0 folds the total into the output.
+// across warps), and thread 0 folds the total into the output. A row of
+// several reduction loops (a batch norm's N, H and W, with C between them)
+// is their linearized space, the innermost loop fastest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +24,7 @@
 
 using namespace mlir;
 using ke::detail::applyMap;
+using ke::detail::delinearize;
 
 namespace ke::gpu_reductions {
 
@@ -30,9 +33,26 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
   Location loc = op.getLoc();
   OpBuilder builder(op);
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  int64_t rowLength = bounds.back();
-  SmallVector<int64_t> rowShape(bounds.begin(), bounds.end() - 1);
+  SmallVector<int64_t> rowShape, reductionShape;
+  for (auto [bound, iterator] :
+       llvm::zip_equal(bounds, op.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::reduction ? reductionShape : rowShape)
+        .push_back(bound);
+  int64_t rowLength = 1;
+  for (int64_t bound : reductionShape)
+    rowLength *= bound;
   int64_t threads = chooseThreads(rowLength, threadLimit);
+  // The loops' ivs in the op's order: the row's from `rowIvs`, the
+  // reduction loops' from `reductionIvs`.
+  auto interleave = [&](ValueRange rowIvs, ValueRange reductionIvs) {
+    SmallVector<Value> ivs;
+    unsigned row = 0, reduced = 0;
+    for (utils::IteratorType iterator : op.getIteratorTypesArray())
+      ivs.push_back(iterator == utils::IteratorType::reduction
+                        ? reductionIvs[reduced++]
+                        : rowIvs[row++]);
+    return ivs;
+  };
   // One block per output element: its indices from the block id.
   auto [thread, ivs] = launchPerRow(builder, loc, rowShape, threads);
   auto constant = [&](int64_t value) -> Value {
@@ -44,8 +64,8 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> elementIvs(ivs);
-    elementIvs.push_back(loop.getInductionVar());
+    SmallVector<Value> elementIvs = interleave(
+        ivs, delinearize(builder, loc, loop.getInductionVar(), reductionShape));
     Value element = emitElement(builder, loc, reduction, elementIvs);
     Value partial = loop.getRegionIterArgs().front();
     scf::YieldOp::create(builder, loc,
@@ -63,8 +83,9 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(ifFirst.thenBlock());
     OpOperand *init = op.getDpsInitOperand(0);
-    SmallVector<Value> outputIvs(ivs);
-    outputIvs.push_back(constant(0)); // the output ignores the row loop
+    // The output ignores the reduction loops.
+    SmallVector<Value> zeros(reductionShape.size(), constant(0));
+    SmallVector<Value> outputIvs = interleave(ivs, zeros);
     SmallVector<Value> indices =
         applyMap(builder, loc, op.getMatchingIndexingMap(init), outputIvs);
     Value old = reduction.fill
