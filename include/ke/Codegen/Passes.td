@@ -118,10 +118,13 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
   let summary = "Reduce each row of a linalg reduction with a GPU thread block";
   let description = [{
     On buffers, before linalg becomes parallel loops: every linalg op with
-    one result, one reduction loop that is its innermost loop, static
-    bounds, 32-bit elements and a body that folds one value into the output
-    with a combiner `gpu.all_reduce` knows (add, mul, max/min) becomes a
-    `gpu.launch` with one thread block per output element. Each thread folds
+    one result, reduction loops that include its innermost loop (a row; a
+    batch norm's N, H and W with C between them are one row, their
+    linearized space), at least 32 elements per row (shorter rows keep one
+    thread each, below), static bounds, f32, f64 or i32 elements and a body
+    that folds one value into the output with a combiner `gpu.all_reduce`
+    knows (add, mul, max/min) becomes a `gpu.launch` with one thread block
+    per output element. Each thread folds
     a strided slice of the row (coalesced), `gpu.all_reduce` combines the
     partials across the block (warp shuffles, then shared memory across
     warps), and thread 0 folds the total into the output, so the init value
@@ -241,8 +244,11 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     The tile is `tile`, halved (down to 16) while the grid would have fewer
     than `min-blocks` blocks (a GPU has more SMs than a small product has
     large tiles); the function's `ke.gpu_shared_tile` (the search's knob) is
-    taken exactly, 0 turning staging off. Ops whose K is not a multiple of
-    `k-step`, without both A-like and B-like inputs, with an input that is
+    taken exactly, 0 turning staging off. A K that is not a multiple of
+    `k-step` (a 3 x 3 convolution over 8 channels: 72) is staged when the
+    body folds a product of two inputs' values, which the zeros past K turn
+    into zeros. Ops whose K is not a multiple of `k-step` and whose body
+    folds anything else, without both A-like and B-like inputs, with an input that is
     the output, or whose launch would not fit (more than 65535 row tiles or
     batches, more than 48 KB for one stage) are left to
     `ke-distribute-reductions-for-gpu`. Without staging, every output reads

@@ -86,6 +86,29 @@ SmallVector<ke::SharedSlice> planSlices(const StagedContraction &contraction,
   return slices;
 }
 
+/// Whether the body folds a product of two inputs' values (through float
+/// extensions), so that the zeros the slices hold past K add nothing: a K
+/// that is not a multiple of the step (a 3 x 3 convolution over 8
+/// channels: 72) can then be staged. A body like (a - 1) * b would fold
+/// non-zeros there.
+bool foldsZeroPastK(const ke::GPUContraction &contraction) {
+  linalg::LinalgOp op = contraction.op;
+  BlockArgument accumulator = op.getRegionOutputArgs().front();
+  Operation *combiner = contraction.combiner;
+  Value folded = combiner->getOperand(0) == accumulator
+                     ? combiner->getOperand(1)
+                     : combiner->getOperand(0);
+  auto product = folded.getDefiningOp<arith::MulFOp>();
+  auto isInput = [&](Value value) {
+    while (auto extension = value.getDefiningOp<arith::ExtFOp>())
+      value = extension.getIn();
+    auto argument = dyn_cast<BlockArgument>(value);
+    return argument && argument.getOwner() == op.getBlock() &&
+           argument.getArgNumber() < op.getNumDpsInputs();
+  };
+  return product && isInput(product.getLhs()) && isInput(product.getRhs());
+}
+
 /// The walk through shared memory: slices laid out as their inputs are,
 /// rows padded by 16 bytes (aligned vector reads), as many of
 /// `stages` as fit in static shared memory.
@@ -377,7 +400,8 @@ struct StageContractionsForGPUPass
     SmallVector<std::pair<StagedContraction, ke::SharedStaging>, 2> staged;
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<ke::GPUContraction> matched = ke::matchGPUContraction(op);
-      if (!matched || matched->depth % stepK != 0)
+      if (!matched ||
+          (matched->depth % stepK != 0 && !foldsZeroPastK(*matched)))
         return;
       std::optional<StagedContraction> contraction =
           StagedContraction{*matched};

@@ -128,6 +128,24 @@ func.func @left_alone(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<3
 
 // -----
 
+// Rows shorter than a warp (a group norm over groups of 4 channels): one
+// thread per row accumulating in registers, not a block of mostly idle
+// threads.
+// CHECK-LABEL: func.func @short_rows
+// CHECK-NOT:     gpu.launch
+// CHECK:         scf.parallel
+// CHECK:           scf.for {{.*}} -> (f32)
+func.func @short_rows(%x: memref<4096x4xf32>, %y: memref<4096xf32>) {
+  linalg.reduce ins(%x : memref<4096x4xf32>) outs(%y : memref<4096xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
 // Statistics over N, H and W with C between them (a batch norm's sum of
 // squares, in f64 as front ends write it): one row per channel, its three
 // reduction loops one linearized space (W fastest: neighbouring threads

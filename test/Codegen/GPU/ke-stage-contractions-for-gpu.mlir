@@ -163,21 +163,32 @@ func.func @batched_scores(%q: memref<4x64x32xf32>, %k: memref<4x64x32xf32>, %s: 
 
 // -----
 
-// Left alone: a reduction of 12 (no multiple of the 16-step), an input
-// read along both rows and columns, a max instead of a sum, an input that
-// is the output (blocks would overwrite what others still read).
+// Left alone: a reduction of 12 (no multiple of the 16-step) whose body
+// folds (a - 1) * b (the zeros past K would add -b), an input read along
+// both rows and columns, a max instead of a sum, an input that is the
+// output (blocks would overwrite what others still read).
 // CHECK-LABEL: func.func @not_staged
 // CHECK-NOT:     gpu.launch
-// CHECK:         linalg.matmul
+// CHECK:         linalg.generic
 // CHECK:         linalg.generic
 // CHECK:         linalg.generic
 // CHECK:         linalg.matmul
 #a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
 #w = affine_map<(i, j, k) -> (i, j, k)>
 #o = affine_map<(i, j, k) -> (i, j)>
 func.func @not_staged(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<64x64xf32>,
                       %x: memref<64x64x16xf32>, %y: memref<64x16xf32>, %z: memref<64x64xf32>) {
-  linalg.matmul ins(%a, %b : memref<64x12xf32>, memref<12x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #o],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x12xf32>, memref<12x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%u: f32, %v: f32, %acc: f32):
+    %one = arith.constant 1.0 : f32
+    %s = arith.subf %u, %one : f32
+    %p = arith.mulf %s, %v : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
   linalg.generic {indexing_maps = [#w, #a, #o],
                   iterator_types = ["parallel", "parallel", "reduction"]}
       ins(%x, %y : memref<64x64x16xf32>, memref<64x16xf32>) outs(%z : memref<64x64xf32>) {
@@ -195,6 +206,19 @@ func.func @not_staged(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<6
     linalg.yield %r : f32
   }
   linalg.matmul ins(%z, %z : memref<64x64xf32>, memref<64x64xf32>) outs(%z : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// A reduction of 12 with a plain product: staged, K's one step guarded
+// (k < 12), the slices zero past it.
+// CHECK-LABEL: func.func @short_k
+// CHECK:         gpu.launch
+// CHECK:           arith.cmpi ult, %{{.*}}, %c12
+// CHECK-NOT:     linalg.matmul
+func.func @short_k(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x12xf32>, memref<12x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
 

@@ -37,6 +37,9 @@ using namespace ke::gpu_reductions;
 using ke::detail::findInitializingFill;
 
 namespace {
+/// Rows shorter than this many elements (a warp) are not given a block.
+constexpr int64_t kMinRowLength = 32;
+
 struct DistributeReductionsForGPUPass
     : ke::impl::KeDistributeReductionsForGPUBase<
           DistributeReductionsForGPUPass> {
@@ -58,9 +61,22 @@ struct DistributeReductionsForGPUPass
       for (const FusedRows &run : findFusedRows(function))
         distributeFusedRows(run, rowThreads);
     SmallVector<RowReduction> distributed, accumulated;
+    // A row shorter than a warp would leave most of its block idle (a
+    // group norm over groups of 4 channels: 131072 rows of 4); one thread
+    // per row accumulating in registers does better.
+    auto isShortRow = [](const RowReduction &reduction) {
+      int64_t length = 1;
+      linalg::LinalgOp op = reduction.op;
+      for (auto [bound, iterator] : llvm::zip_equal(
+               op.getStaticLoopRanges(), op.getIteratorTypesArray()))
+        if (iterator == utils::IteratorType::reduction)
+          length *= bound;
+      return reduction.isRow() && length < kMinRowLength;
+    };
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<RowReduction> reduction;
-      if (rowThreads > 0 && (reduction = matchRowReduction(op)))
+      if (rowThreads > 0 && (reduction = matchRowReduction(op)) &&
+          !isShortRow(*reduction))
         distributed.push_back(*reduction);
       else if ((reduction = matchAccumulation(op)))
         accumulated.push_back(*reduction);
