@@ -100,6 +100,11 @@ def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::fu
     (the most that still leaves `min-blocks` blocks: twice the SMs of the target, 264 on an H100),
     up to a warp along x (the innermost loop), the rest along y. Bounds are
     checked inside the block, so sizes need not divide the trip counts.
+    A loop of more than three dimensions first has its outer ones collapsed
+    into one (`collapseParallelLoops`): the grid and the block have three
+    dimensions, and `gpu-map-parallel-loops` leaves the others sequential
+    in every thread (a 5-D elementwise op over 64 x 16 x 14 x 30 x 30 ran
+    64 x 16 iterations in each block).
   }];
   let options = [
     ListOption<"blockTile", "block-tile", "int64_t",

@@ -2,7 +2,8 @@
 //
 // Upstream scf-parallel-loop-tiling applies one list of sizes to every
 // loop whatever its rank, so a 1-D loop got 16-thread blocks; this picks
-// sizes per loop (and per function, from the search's knob).
+// sizes per loop (and per function, from the search's knob), after
+// collapsing loops of more than three dimensions into three.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +16,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KETILEPARALLELLOOPSFORGPU
@@ -76,12 +79,36 @@ struct TileParallelLoopsForGPUPass
     ke::GPUSchedule schedule = ke::GPUSchedule::get(function, options);
     SmallVector<int64_t> sizes(schedule.blockTile.begin(),
                                schedule.blockTile.end());
-    SmallVector<scf::ParallelOp> outermost;
-    function.walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>())
-        outermost.push_back(loop);
-    });
-    for (scf::ParallelOp loop : outermost) {
+    auto collectOutermost = [&] {
+      SmallVector<scf::ParallelOp> outermost;
+      function.walk([&](scf::ParallelOp loop) {
+        if (!loop->getParentOfType<scf::ParallelOp>())
+          outermost.push_back(loop);
+      });
+      return outermost;
+    };
+    // The grid and the block have three dimensions each: loops beyond them
+    // would run sequentially in every thread (a 5-D elementwise op over
+    // 64 x 16 x 14 x 30 x 30 looped over 64 x 16 in each block, at 33
+    // GB/s). The outer ones become one loop.
+    IRRewriter rewriter(&getContext());
+    bool collapsed = false;
+    for (scf::ParallelOp loop : collectOutermost()) {
+      unsigned rank = loop.getNumLoops();
+      if (rank <= 3)
+        continue;
+      std::vector<unsigned> outer;
+      for (unsigned dim = 0; dim + 2 < rank; ++dim)
+        outer.push_back(dim);
+      rewriter.setInsertionPoint(loop);
+      collapseParallelLoops(rewriter, loop, {outer, {rank - 2}, {rank - 1}});
+      collapsed = true;
+    }
+    // The collapsed bounds are products of constants: folded, so that the
+    // block sizes below see the trip counts.
+    if (collapsed)
+      (void)applyPatternsGreedily(function, FrozenRewritePatternSet());
+    for (scf::ParallelOp loop : collectOutermost()) {
       unsigned rank = loop.getNumLoops();
       SmallVector<int64_t> tile =
           sizes.empty() ? chooseTile(loop, minBlocks) : alignTile(sizes, rank);

@@ -128,6 +128,28 @@ func.func @left_alone(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<3
 
 // -----
 
+// A mean over C, H and W with a per-channel scale fused in (a group norm's
+// affine step before it): the scale is the same for every row, read in
+// each thread's loop.
+// CHECK-LABEL: func.func @scaled_mean
+// CHECK:         gpu.launch
+// CHECK:           scf.for
+// CHECK:             %[[C:.*]]:2 = affine.delinearize_index %{{.*}} into (24, 900)
+// CHECK:             memref.load %arg1[%[[C]]#0]
+// CHECK:           gpu.all_reduce add
+func.func @scaled_mean(%x: memref<16x24x900xf32>, %scale: memref<24xf32>, %mean: memref<16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %scale : memref<16x24x900xf32>, memref<24xf32>) outs(%mean : memref<16xf32>) {
+  ^bb0(%in: f32, %s: f32, %acc: f32):
+    %p = arith.mulf %in, %s : f32
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // Rows shorter than a warp (a group norm over groups of 4 channels): one
 // thread per row accumulating in registers, not a block of mostly idle
 // threads.

@@ -83,3 +83,30 @@ func.func @min_blocks(%a: memref<65536xf32>) {
   }
   return
 }
+
+// -----
+
+// A 5-D loop: its outer three dimensions become one (64 x 16 x 14 =
+// 14336), so all of it maps to the grid's and the block's three
+// dimensions (8 x 30 threads; canonicalize folds the one block along the
+// innermost 30); the collapsed index is split back into the three inside.
+// CHECK-LABEL: func.func @five_dims
+// CHECK:         scf.parallel (%[[A:.*]], %{{.*}}, %{{.*}}, %{{.*}}) = {{.*}} to (%c14336, %c30, %c8, %c30) step (%c1, %c8, %c1, %c1)
+// CHECK:           %[[K:.*]] = arith.remsi %[[A]], %c14
+// CHECK:           %[[IJ:.*]] = arith.divsi %[[A]], %c14
+// CHECK:           %[[J:.*]] = arith.remsi %[[IJ]], %c16
+// CHECK:           %[[I:.*]] = arith.divsi %[[IJ]], %c16
+// CHECK:           memref.store %{{.*}}, %arg0[%[[I]], %[[J]], %[[K]], %{{.*}}, %{{.*}}]
+func.func @five_dims(%m: memref<64x16x14x30x30xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c14 = arith.constant 14 : index
+  %c16 = arith.constant 16 : index
+  %c30 = arith.constant 30 : index
+  %c64 = arith.constant 64 : index
+  %z = arith.constant 0.0 : f32
+  scf.parallel (%a, %b, %c, %d, %e) = (%c0, %c0, %c0, %c0, %c0) to (%c64, %c16, %c14, %c30, %c30) step (%c1, %c1, %c1, %c1, %c1) {
+    memref.store %z, %m[%a, %b, %c, %d, %e] : memref<64x16x14x30x30xf32>
+  }
+  return
+}

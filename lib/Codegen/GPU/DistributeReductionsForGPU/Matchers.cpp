@@ -104,18 +104,25 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   if (!reduction->isRow() && !atomicKind(combiner))
     return std::nullopt;
   // Each element read once (a row), or one value per row: contractions,
-  // whose operands are shared between outputs, want tiles, not rows.
-  SmallVector<unsigned> reductionLoops;
+  // whose operands are shared between outputs, want tiles, not rows. An
+  // operand that no parallel loop indexes is the same for every row (a
+  // group norm's per-channel scale, fused into the mean after it) and is
+  // read from cache.
+  SmallVector<unsigned> reductionLoops, parallelLoops;
   op.getReductionDims(reductionLoops);
+  op.getParallelDims(parallelLoops);
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
-    bool perRow = llvm::none_of(reductionLoops, [&](unsigned loop) {
-      return map.isFunctionOfDim(loop);
-    });
+    auto readsAny = [&](ArrayRef<unsigned> loops) {
+      return llvm::any_of(
+          loops, [&](unsigned loop) { return map.isFunctionOfDim(loop); });
+    };
+    bool perRow = !readsAny(reductionLoops);
     bool everyLoop = true;
     for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
       everyLoop &= map.isFunctionOfDim(loop);
-    if (!perRow && !everyLoop)
+    bool sameForEveryRow = reduction->isRow() && !readsAny(parallelLoops);
+    if (!perRow && !everyLoop && !sameForEveryRow)
       return std::nullopt;
   }
   reduction->kind = *kind;
