@@ -100,7 +100,12 @@ def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::fu
     (the most that still leaves `min-blocks` blocks: twice the SMs of the target, 264 on an H100),
     up to a warp along x (the innermost loop), the rest along y. Bounds are
     checked inside the block, so sizes need not divide the trip counts.
-    A loop of more than three dimensions first has its outer ones collapsed
+    First the dimension that indexes the innermost (contiguous) dimension
+    of the buffer the loop's body stores to moves last, so that
+    `threadIdx.x` runs along it: loops follow an op's iterators, which need
+    not follow its output's layout (a depthwise NCHW convolution iterates
+    (n, oh, ow, c) over an [n][c][oh][ow] output). A loop of more than
+    three dimensions then has its outer ones collapsed
     into one (`collapseParallelLoops`): the grid and the block have three
     dimensions, and `gpu-map-parallel-loops` leaves the others sequential
     in every thread (a 5-D elementwise op over 64 x 16 x 14 x 30 x 30 ran

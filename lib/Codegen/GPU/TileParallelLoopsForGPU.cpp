@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -69,6 +70,52 @@ SmallVector<int64_t> chooseTile(scf::ParallelOp loop, int64_t minBlocks) {
   return tile;
 }
 
+/// Moves the dimension of `loop` that indexes the innermost (contiguous)
+/// dimension of the first buffer its body stores to, if any, to the end:
+/// innermost-first mapping puts it on threadIdx.x, so a warp's stores (and
+/// its loads of inputs laid out alike) are coalesced. Loops follow the
+/// op's iterators, not its output's layout (a depthwise NCHW convolution
+/// iterates (n, oh, ow, c), its output is [n][c][oh][ow]).
+void moveContiguousDimensionLast(RewriterBase &rewriter, scf::ParallelOp loop) {
+  if (!loop.getInitVals().empty())
+    return;
+  std::optional<unsigned> contiguous;
+  loop.getBody()->walk([&](memref::StoreOp store) {
+    MemRefType type = store.getMemRefType();
+    if (contiguous || type.getRank() == 0 || !type.getLayout().isIdentity())
+      return;
+    for (auto [dim, iv] : llvm::enumerate(loop.getInductionVars()))
+      if (iv == store.getIndices().back())
+        contiguous = dim;
+  });
+  unsigned rank = loop.getNumLoops();
+  if (!contiguous || *contiguous + 1 == rank)
+    return;
+  SmallVector<unsigned> order;
+  for (unsigned dim = 0; dim < rank; ++dim)
+    if (dim != *contiguous)
+      order.push_back(dim);
+  order.push_back(*contiguous);
+  auto permute = [&](OperandRange values) {
+    SmallVector<Value> permuted;
+    for (unsigned dim : order)
+      permuted.push_back(values[dim]);
+    return permuted;
+  };
+  rewriter.setInsertionPoint(loop);
+  auto permuted = scf::ParallelOp::create(
+      rewriter, loop.getLoc(), permute(loop.getLowerBound()),
+      permute(loop.getUpperBound()), permute(loop.getStep()));
+  // The old body's ivs, in its order, from the new loop's.
+  SmallVector<Value> ivs(rank);
+  for (auto [position, dim] : llvm::enumerate(order))
+    ivs[dim] = permuted.getInductionVars()[position];
+  Block *body = permuted.getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.mergeBlocks(loop.getBody(), body, ivs);
+  rewriter.eraseOp(loop);
+}
+
 struct TileParallelLoopsForGPUPass
     : ke::impl::KeTileParallelLoopsForGPUBase<TileParallelLoopsForGPUPass> {
   using Base::Base;
@@ -92,6 +139,8 @@ struct TileParallelLoopsForGPUPass
     // 64 x 16 x 14 x 30 x 30 looped over 64 x 16 in each block, at 33
     // GB/s). The outer ones become one loop.
     IRRewriter rewriter(&getContext());
+    for (scf::ParallelOp loop : collectOutermost())
+      moveContiguousDimensionLast(rewriter, loop);
     bool collapsed = false;
     for (scf::ParallelOp loop : collectOutermost()) {
       unsigned rank = loop.getNumLoops();

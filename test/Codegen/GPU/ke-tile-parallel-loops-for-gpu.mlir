@@ -110,3 +110,24 @@ func.func @five_dims(%m: memref<64x16x14x30x30xf32>) {
   }
   return
 }
+
+// -----
+
+// The loop's dimensions follow an op's iterators, the output's layout may
+// not: the dimension that indexes the stored buffer's innermost dimension
+// moves last, so threadIdx.x runs along it (coalesced stores).
+// CHECK-LABEL: func.func @transposed_store
+// CHECK:         scf.parallel (%[[J:.*]], %[[I:.*]], %{{.*}}, %[[X:.*]]) = {{.*}} to (%c64, %c1024, %c4, %c32) step (%c4, %c32, %c1, %c1)
+// CHECK:           %[[COL:.*]] = arith.addi %[[X]], %[[I]]
+// CHECK:           memref.store %{{.*}}, %arg0[%{{.*}}, %[[COL]]]
+func.func @transposed_store(%m: memref<64x1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  %z = arith.constant 0.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c1024, %c64) step (%c1, %c1) {
+    memref.store %z, %m[%j, %i] : memref<64x1024xf32>
+  }
+  return
+}
