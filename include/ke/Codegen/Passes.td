@@ -689,8 +689,8 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     is always correct, only less fast. The search (`ke-evolve`) finds better
     schedules; this is the baseline it starts from.
 
-    Elementwise ops (no reduction loops, indexing maps that are projected
-    permutations: broadcasts and transposes included) take
+    Elementwise ops (no reduction loops, every operand read in loop order:
+    broadcasts included, transposes not; elements of at most 32 bits) take
     `elementwise-vector-width` instead: an activation's chain of
     polynomials is bound by instruction throughput, so the host's widest
     registers (16 f32 lanes with AVX-512) halve its instructions, while the

@@ -640,12 +640,32 @@ struct TileAndVectorizePass
     }
   }
 
-  /// No reduction loops and plain (projected permutation) indexing: no
-  /// register block depends on the width.
+  /// No reduction loops and every operand read in loop order (broadcasts
+  /// allowed, transposes not: a transpose's wide vectors become shuffles):
+  /// no register block depends on the width.
+  /// Elements of at most 32 bits: the width counts f32 lanes (f64 takes
+  /// whole registers at vector-width already).
   static bool isElementwise(linalg::LinalgOp op) {
+    auto narrow = [](Value operand) {
+      Type element = getElementTypeOrSelf(operand.getType());
+      return element.isIntOrFloat() && element.getIntOrFloatBitWidth() <= 32;
+    };
     return op.getNumReductionLoops() == 0 &&
+           llvm::all_of(op->getOperands(), narrow) &&
            llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
-             return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+             int64_t previous = -1;
+             for (AffineExpr result : map.getResults()) {
+               if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
+                 if (constant.getValue() != 0)
+                   return false;
+                 continue;
+               }
+               auto dim = dyn_cast<AffineDimExpr>(result);
+               if (!dim || static_cast<int64_t>(dim.getPosition()) <= previous)
+                 return false;
+               previous = dim.getPosition();
+             }
+             return true;
            });
   }
 };

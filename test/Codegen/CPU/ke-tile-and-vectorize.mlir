@@ -351,3 +351,27 @@ func.func @few_long_rows(%x: tensor<4x131072xf32>, %init: tensor<4xf32>) -> tens
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Wide lanes only for elementwise ops that read in loop order on 32-bit
+// elements: a transpose and an f64 op keep vector-width.
+// WIDE-LABEL: func.func @transpose_and_f64
+// WIDE:         vector<1x8xf32>
+// WIDE-NOT:     vector<1x16x
+// WIDE:         vector<1x8xf64>
+// WIDE-NOT:     vector<1x16x
+func.func @transpose_and_f64(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %d: tensor<64x64xf64>, %e: tensor<64x64xf64>) -> (tensor<64x64xf32>, tensor<64x64xf64>) {
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x64xf32>) outs(%y : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<64x64xf32>
+  %n = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%d : tensor<64x64xf64>) outs(%e : tensor<64x64xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %m = arith.negf %a : f64
+    linalg.yield %m : f64
+  } -> tensor<64x64xf64>
+  return %t, %n : tensor<64x64xf32>, tensor<64x64xf64>
+}
