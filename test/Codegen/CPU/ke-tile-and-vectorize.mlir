@@ -357,10 +357,10 @@ func.func @few_long_rows(%x: tensor<4x131072xf32>, %init: tensor<4xf32>) -> tens
 // Wide lanes only for elementwise ops that read in loop order on 32-bit
 // elements: a transpose and an f64 op keep vector-width.
 // WIDE-LABEL: func.func @transpose_and_f64
-// WIDE:         vector<1x8xf32>
-// WIDE-NOT:     vector<1x16x
+// WIDE:         vector<8x1xf32>
+// WIDE-NOT:     vector<{{.*}}16
 // WIDE:         vector<1x8xf64>
-// WIDE-NOT:     vector<1x16x
+// WIDE-NOT:     vector<{{.*}}16
 func.func @transpose_and_f64(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %d: tensor<64x64xf64>, %e: tensor<64x64xf64>) -> (tensor<64x64xf32>, tensor<64x64xf64>) {
   %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<64x64xf32>) outs(%y : tensor<64x64xf32>) {
