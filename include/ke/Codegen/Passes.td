@@ -690,7 +690,9 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     schedules; this is the baseline it starts from.
 
     Elementwise ops (no reduction loops, every operand read in loop order:
-    broadcasts included, transposes not; elements of at most 32 bits) take
+    broadcasts included, transposes not; elements of at most 32 bits; an
+    innermost loop the width divides, else the vector would run along a
+    strided outer loop) take
     `elementwise-vector-width` instead: an activation's chain of
     polynomials is bound by instruction throughput, so the host's widest
     registers (16 f32 lanes with AVX-512) halve its instructions, while the

@@ -635,8 +635,9 @@ struct TileAndVectorizePass
         continue;
       }
       ke::tileAndVectorizeOp(rewriter, op,
-                             isElementwise(op) ? elementwiseWidth
-                                               : vectorWidth);
+                             isElementwise(op, elementwiseWidth)
+                                 ? elementwiseWidth
+                                 : vectorWidth);
     }
   }
 
@@ -645,7 +646,14 @@ struct TileAndVectorizePass
   /// no register block depends on the width.
   /// Elements of at most 32 bits: the width counts f32 lanes (f64 takes
   /// whole registers at vector-width already).
-  static bool isElementwise(linalg::LinalgOp op) {
+  /// And an innermost loop (contiguous in every operand that reads it)
+  /// that `width` divides: otherwise the vector would run along an outer,
+  /// strided loop (KernelBench's L2 norm over rows of 65535).
+  static bool isElementwise(linalg::LinalgOp op, int64_t width) {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    if (bounds.empty() || ShapedType::isDynamic(bounds.back()) ||
+        bounds.back() % width != 0)
+      return false;
     auto narrow = [](Value operand) {
       Type element = getElementTypeOrSelf(operand.getType());
       return element.isIntOrFloat() && element.getIntOrFloatBitWidth() <= 32;

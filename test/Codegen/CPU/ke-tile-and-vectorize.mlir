@@ -355,13 +355,16 @@ func.func @few_long_rows(%x: tensor<4x131072xf32>, %init: tensor<4xf32>) -> tens
 // -----
 
 // Wide lanes only for elementwise ops that read in loop order on 32-bit
-// elements: a transpose and an f64 op keep vector-width.
+// elements, along an innermost loop the width divides: a transpose, an f64
+// op and rows of 24 keep vector-width.
 // WIDE-LABEL: func.func @transpose_and_f64
 // WIDE:         vector<8x1xf32>
 // WIDE-NOT:     vector<{{.*}}16
 // WIDE:         vector<1x8xf64>
 // WIDE-NOT:     vector<{{.*}}16
-func.func @transpose_and_f64(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %d: tensor<64x64xf64>, %e: tensor<64x64xf64>) -> (tensor<64x64xf32>, tensor<64x64xf64>) {
+// WIDE:         math.exp {{.*}} : vector<1x8xf32>
+func.func @transpose_and_f64(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %d: tensor<64x64xf64>, %e: tensor<64x64xf64>,
+                             %x24: tensor<64x24xf32>, %y24: tensor<64x24xf32>) -> (tensor<64x64xf32>, tensor<64x64xf64>, tensor<64x24xf32>) {
   %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
       ins(%x : tensor<64x64xf32>) outs(%y : tensor<64x64xf32>) {
   ^bb0(%a: f32, %o: f32):
@@ -373,5 +376,11 @@ func.func @transpose_and_f64(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %d: t
     %m = arith.negf %a : f64
     linalg.yield %m : f64
   } -> tensor<64x64xf64>
-  return %t, %n : tensor<64x64xf32>, tensor<64x64xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x24 : tensor<64x24xf32>) outs(%y24 : tensor<64x24xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %ex = math.exp %a : f32
+    linalg.yield %ex : f32
+  } -> tensor<64x24xf32>
+  return %t, %n, %r : tensor<64x64xf32>, tensor<64x64xf64>, tensor<64x24xf32>
 }
