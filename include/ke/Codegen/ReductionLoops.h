@@ -29,6 +29,10 @@ mlir::linalg::LinalgOp collapseReductionLoops(mlir::RewriterBase &rewriter,
 /// loops' static bounds).
 int64_t getNumOutputElements(mlir::linalg::LinalgOp op);
 
+/// The number of iterations of `op`'s reduction loops together (the
+/// product of their static bounds): the length of each output's reduction.
+int64_t getReductionLength(mlir::linalg::LinalgOp op);
+
 /// Splits the one reduction loop of `op` (static bounds, one result, no
 /// linalg.index) into `chunks` chunks: a parallel loop of partial results
 /// (outermost in the intermediate result) and the rest of the reduction,

@@ -39,6 +39,15 @@ int64_t ke::getNumOutputElements(linalg::LinalgOp op) {
   return outputs;
 }
 
+int64_t ke::getReductionLength(linalg::LinalgOp op) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t length = 1;
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (iterator == utils::IteratorType::reduction)
+      length *= bounds[loop];
+  return length;
+}
+
 FailureOr<linalg::SplitReductionResult>
 ke::splitReductionIntoChunks(RewriterBase &rewriter, linalg::LinalgOp op,
                              int64_t chunks) {

@@ -17,6 +17,7 @@
 #include "ke/Codegen/Passes.h"
 
 #include "ke/Codegen/LinalgOnBuffers.h"
+#include "ke/Codegen/ReductionLoops.h"
 #include "Reductions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -65,13 +66,8 @@ struct DistributeReductionsForGPUPass
     // group norm over groups of 4 channels: 131072 rows of 4); one thread
     // per row accumulating in registers does better.
     auto isShortRow = [](const RowReduction &reduction) {
-      int64_t length = 1;
-      linalg::LinalgOp op = reduction.op;
-      for (auto [bound, iterator] : llvm::zip_equal(
-               op.getStaticLoopRanges(), op.getIteratorTypesArray()))
-        if (iterator == utils::IteratorType::reduction)
-          length *= bound;
-      return reduction.isRow() && length < kMinRowLength;
+      return reduction.isRow() &&
+             ke::getReductionLength(reduction.op) < kMinRowLength;
     };
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<RowReduction> reduction;

@@ -15,6 +15,7 @@
 #include "Reductions.h"
 
 #include "ke/Codegen/LinalgOnBuffers.h"
+#include "ke/Codegen/ReductionLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,9 +39,7 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
        llvm::zip_equal(bounds, op.getIteratorTypesArray()))
     (iterator == utils::IteratorType::reduction ? reductionShape : rowShape)
         .push_back(bound);
-  int64_t rowLength = 1;
-  for (int64_t bound : reductionShape)
-    rowLength *= bound;
+  int64_t rowLength = ke::getReductionLength(op);
   int64_t threads = chooseThreads(rowLength, threadLimit);
   // The loops' ivs in the op's order: the row's from `rowIvs`, the
   // reduction loops' from `reductionIvs`.
