@@ -2,8 +2,10 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8},canonicalize))' | FileCheck %s --check-prefix=FILL
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=0}))' 2>&1 | FileCheck %s --check-prefix=BADWIDTH
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8 elementwise-vector-width=16}))' | FileCheck %s --check-prefix=WIDE
+// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{elementwise-vector-width=-1}))' 2>&1 | FileCheck %s --check-prefix=BADWIDE
 
 // BADWIDTH: ke-tile-and-vectorize: vector-width must be positive and elementwise-vector-width not negative, found 0 and 0
+// BADWIDE: ke-tile-and-vectorize: vector-width must be positive and elementwise-vector-width not negative, found 8 and -1
 
 // With elementwise-vector-width=16, elementwise ops take 16 lanes; the
 // register blocks of contractions and the lanes of reductions keep 8.
