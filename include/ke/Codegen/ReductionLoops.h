@@ -25,6 +25,16 @@ namespace ke {
 mlir::linalg::LinalgOp collapseReductionLoops(mlir::RewriterBase &rewriter,
                                               mlir::linalg::LinalgOp op);
 
+/// Collapses the innermost run of consecutive reduction loops (the run
+/// that ends at `op`'s last reduction loop) into one, or the longest tail of
+/// it that every operand reads as one contiguous run or not at all (a group
+/// norm's per-channel scale reads the channel loop of a (channel, h, w)
+/// reduction: h and w collapse). Same conditions as collapseReductionLoops
+/// otherwise. Returns the collapsed op (`op` is replaced), or null.
+mlir::linalg::LinalgOp
+collapseInnermostReductionLoops(mlir::RewriterBase &rewriter,
+                                mlir::linalg::LinalgOp op);
+
 /// The number of output elements of `op` (the product of its parallel
 /// loops' static bounds).
 int64_t getNumOutputElements(mlir::linalg::LinalgOp op);
@@ -42,6 +52,20 @@ int64_t getReductionLength(mlir::linalg::LinalgOp op);
 mlir::FailureOr<mlir::linalg::SplitReductionResult>
 splitReductionIntoChunks(mlir::RewriterBase &rewriter,
                          mlir::linalg::LinalgOp op, int64_t chunks);
+
+/// Splits the innermost loop of a reduction whose innermost loop is a
+/// reduction loop into `chunks` chunks, whatever other reduction loops it
+/// has: a partial op where the chunk is a parallel loop (last in the partial
+/// result, filled with the combiner's neutral element) and the rest of the
+/// loop a reduction loop, then an op folding the partials into the original
+/// output with the same combiner. Inputs that read the loop are reshaped
+/// (tensor.expand_shape). Needs a linalg.generic on tensors with static
+/// bounds, one result, projected-permutation maps, no linalg.index, and a
+/// body that yields `combiner(value, accumulator)` with a combiner that has
+/// a neutral element; the loop's length a multiple of `chunks`.
+mlir::FailureOr<mlir::linalg::SplitReductionResult>
+splitInnermostReductionLoop(mlir::RewriterBase &rewriter,
+                            mlir::linalg::LinalgOp op, int64_t chunks);
 } // namespace ke
 
 #endif // KE_CODEGEN_REDUCTIONLOOPS_H

@@ -45,6 +45,8 @@ SmallVector<Value> ke::detail::applyMap(OpBuilder &builder, Location loc,
 SmallVector<Value> ke::detail::delinearize(OpBuilder &builder, Location loc,
                                            Value linear,
                                            ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return {};
   if (shape.size() == 1)
     return {linear};
   auto delinearized = affine::AffineDelinearizeIndexOp::create(

@@ -2,7 +2,10 @@
 
 #include "ke/Codegen/ReductionLoops.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 
@@ -28,6 +31,40 @@ linalg::LinalgOp ke::collapseReductionLoops(RewriterBase &rewriter,
     return nullptr;
   rewriter.replaceOp(op, collapsed->results);
   return collapsed->collapsedOp;
+}
+
+linalg::LinalgOp ke::collapseInnermostReductionLoops(RewriterBase &rewriter,
+                                                     linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op) || !op.hasPureTensorSemantics() ||
+      op.hasIndexSemantics() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return nullptr;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t last = static_cast<int64_t>(iterators.size()) - 1;
+  while (last >= 0 && iterators[last] != utils::IteratorType::reduction)
+    --last;
+  if (last < 1)
+    return nullptr;
+  int64_t first = last;
+  while (first > 0 && iterators[first - 1] == utils::IteratorType::reduction)
+    --first;
+  // The longest tail of the run that the operands read contiguously.
+  for (; first < last; ++first) {
+    ReassociationIndices loops;
+    for (int64_t loop = first; loop <= last; ++loop)
+      loops.push_back(loop);
+    if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {loops}))
+      continue;
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::CollapseResult> collapsed =
+        linalg::collapseOpIterationDims(op, {loops}, rewriter);
+    if (failed(collapsed))
+      return nullptr;
+    rewriter.replaceOp(op, collapsed->results);
+    return collapsed->collapsedOp;
+  }
+  return nullptr;
 }
 
 int64_t ke::getNumOutputElements(linalg::LinalgOp op) {
@@ -65,4 +102,136 @@ ke::splitReductionIntoChunks(RewriterBase &rewriter, linalg::LinalgOp op,
   };
   rewriter.setInsertionPoint(op);
   return linalg::splitReduction(rewriter, op, control);
+}
+
+FailureOr<linalg::SplitReductionResult>
+ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
+                                int64_t chunks) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || !op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
+      op->getNumResults() != 1 || op.getNumDpsInits() != 1 || chunks < 2 ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return failure();
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (numLoops == 0 || iterators.back() != utils::IteratorType::reduction)
+    return failure();
+  unsigned loop = numLoops - 1;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic) ||
+      bounds[loop] % chunks != 0 || bounds[loop] == chunks)
+    return failure();
+  int64_t chunkLength = bounds[loop] / chunks;
+  // The body folds one value into the accumulator with a combiner that has
+  // a neutral element (the partials start from it).
+  Block *body = op.getBlock();
+  BlockArgument accumulator = op.getRegionOutputArgs().front();
+  Operation *combiner =
+      body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!combiner || combiner->getBlock() != body ||
+      combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+      !accumulator.hasOneUse() ||
+      !llvm::is_contained(combiner->getOperands(), accumulator) ||
+      combiner->getOperand(0) == combiner->getOperand(1))
+    return failure();
+  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+  if (!neutral)
+    return failure();
+
+  Location loc = op.getLoc();
+  MLIRContext *context = op.getContext();
+  rewriter.setInsertionPoint(op);
+  // Loops of the partial op: the split loop becomes (chunk, element).
+  AffineExpr chunk = getAffineDimExpr(loop, context);
+  AffineExpr element = getAffineDimExpr(loop + 1, context);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    Value value = input->get();
+    SmallVector<AffineExpr> results;
+    std::optional<unsigned> position = map.getResultPosition(chunk);
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (position && type) {
+      SmallVector<ReassociationIndices> groups;
+      SmallVector<int64_t> shape;
+      for (unsigned dim = 0, e = type.getRank(); dim < e; ++dim) {
+        if (dim == *position) {
+          groups.push_back({static_cast<int64_t>(shape.size()),
+                            static_cast<int64_t>(shape.size()) + 1});
+          shape.append({chunks, chunkLength});
+        } else {
+          groups.push_back({static_cast<int64_t>(shape.size())});
+          shape.push_back(type.getDimSize(dim));
+        }
+      }
+      value = tensor::ExpandShapeOp::create(
+          rewriter, loc,
+          RankedTensorType::get(shape, type.getElementType()), value, groups);
+    } else if (position) {
+      return failure(); // a scalar operand cannot read a loop
+    }
+    for (AffineExpr result : map.getResults()) {
+      results.push_back(result);
+      if (result == chunk)
+        results.push_back(element);
+    }
+    inputs.push_back(value);
+    maps.push_back(AffineMap::get(numLoops + 1, 0, results, context));
+  }
+  // The partials: the output's dimensions and the chunk last.
+  Value init = op.getDpsInitOperand(0)->get();
+  auto outputType = cast<RankedTensorType>(init.getType());
+  SmallVector<int64_t> partialShape(outputType.getShape());
+  partialShape.push_back(chunks);
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  SmallVector<AffineExpr> partialResults(outputMap.getResults());
+  partialResults.push_back(chunk);
+  maps.push_back(AffineMap::get(numLoops + 1, 0, partialResults, context));
+  Value empty = tensor::EmptyOp::create(rewriter, loc, partialShape,
+                                        outputType.getElementType());
+  Value neutralValue = arith::ConstantOp::create(rewriter, loc, *neutral);
+  auto fill = linalg::FillOp::create(rewriter, loc, neutralValue, empty);
+  SmallVector<utils::IteratorType> partialIterators(iterators);
+  partialIterators.back() = utils::IteratorType::parallel;
+  partialIterators.push_back(utils::IteratorType::reduction);
+  auto partial = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{fill.getResult(0).getType()}, inputs,
+      ValueRange{fill.getResult(0)}, maps, partialIterators);
+  rewriter.cloneRegionBefore(generic.getRegion(), partial.getRegion(),
+                             partial.getRegion().begin());
+
+  // The partials folded into the original output, chunk by chunk.
+  int64_t rank = outputType.getRank();
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank + 1);
+  SmallVector<AffineExpr> outputDims;
+  for (int64_t dim = 0; dim < rank; ++dim)
+    outputDims.push_back(getAffineDimExpr(dim, context));
+  AffineMap dropChunk = AffineMap::get(rank + 1, 0, outputDims, context);
+  SmallVector<utils::IteratorType> foldIterators(rank,
+                                                 utils::IteratorType::parallel);
+  foldIterators.push_back(utils::IteratorType::reduction);
+  bool accumulatorFirst = combiner->getOperand(0) == accumulator;
+  SmallVector<AffineMap> foldMaps = {identity, dropChunk};
+  auto folded = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{outputType}, ValueRange{partial.getResult(0)},
+      ValueRange{init}, foldMaps,
+      foldIterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange arguments) {
+        IRMapping mapping;
+        Value partialValue = arguments[0], total = arguments[1];
+        mapping.map(combiner->getOperand(0),
+                    accumulatorFirst ? total : partialValue);
+        mapping.map(combiner->getOperand(1),
+                    accumulatorFirst ? partialValue : total);
+        Operation *clone = nested.clone(*combiner, mapping);
+        linalg::YieldOp::create(nested, nestedLoc, clone->getResult(0));
+      });
+  rewriter.replaceOp(op, folded.getResults());
+  return linalg::SplitReductionResult{empty.getDefiningOp(), fill,
+                                      cast<linalg::LinalgOp>(
+                                          partial.getOperation()),
+                                      cast<linalg::LinalgOp>(
+                                          folded.getOperation())};
 }

@@ -42,26 +42,32 @@ struct SplitReductionsForGPUPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : reductions) {
+      // All the reduction loops into one if the operands allow it, else
+      // the innermost run of them (a norm's statistics over (n, h, w) per
+      // channel: h and w).
       if (linalg::LinalgOp collapsed = ke::collapseReductionLoops(rewriter, op))
         op = collapsed;
-      SmallVector<unsigned> reductionLoops;
-      op.getReductionDims(reductionLoops);
-      if (reductionLoops.size() != 1 ||
-          reductionLoops.front() != op.getNumLoops() - 1)
+      else if (linalg::LinalgOp inner =
+                   ke::collapseInnermostReductionLoops(rewriter, op))
+        op = inner;
+      SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+      if (iterators.back() != utils::IteratorType::reduction)
         continue;
       int64_t outputs = ke::getNumOutputElements(op);
       int64_t length = op.getStaticLoopRanges().back();
+      int64_t total = ke::getReductionLength(op);
       if (outputs * 2 > blocks)
         continue;
       // The most chunks (a power of two) within the blocks, each long
-      // enough and all of the same length.
+      // enough and all of the same length; other reduction loops stay in
+      // every chunk.
       int64_t chunks = 1;
       while (chunks * 2 * outputs <= blocks &&
-             length % (chunks * 2) == 0 && length / (chunks * 2) >= minChunk)
+             length % (chunks * 2) == 0 && total / (chunks * 2) >= minChunk)
         chunks *= 2;
       if (chunks < 2)
         continue;
-      (void)ke::splitReductionIntoChunks(rewriter, op, chunks);
+      (void)ke::splitInnermostReductionLoop(rewriter, op, chunks);
     }
   }
 };

@@ -470,3 +470,62 @@ func.func @not_fused(%x: memref<64x64xf32>, %y: memref<64x64xf32>, %m: memref<64
   memref.dealloc %e : memref<64x64xf32>
   return
 }
+
+// -----
+
+// An argmax (two results: the running max and its index, from
+// linalg.index) has no single combiner: each thread carries both outputs
+// in registers, the whole body cloned per iteration with the loop's iv for
+// the index, and stores each once after the loop.
+// CHECK-LABEL: func.func @argmax
+// CHECK-NOT:     gpu.launch
+// CHECK:         scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK-DAG:       %[[MAX0:.*]] = memref.load %arg1[%[[I]], %[[J]]]
+// CHECK-DAG:       %[[IDX0:.*]] = memref.load %arg2[%[[I]], %[[J]]]
+// CHECK:           %[[R:.*]]:2 = scf.for %[[K:.*]] = {{.*}} iter_args(%[[MAX:.*]] = %[[MAX0]], %[[IDX:.*]] = %[[IDX0]]) -> (f32, i64)
+// CHECK:             %[[X:.*]] = memref.load %arg0[%[[I]], %[[K]], %[[J]]]
+// CHECK:             %[[K64:.*]] = arith.index_cast %[[K]] : index to i64
+// CHECK-NOT:         memref.store
+// CHECK:             %[[NEWMAX:.*]] = arith.maximumf %[[X]], %[[MAX]]
+// CHECK:             %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[MAX]]
+// CHECK:             %[[NEWIDX:.*]] = arith.select %[[GT]], %[[K64]], %[[IDX]]
+// CHECK:             scf.yield %[[NEWMAX]], %[[NEWIDX]]
+// CHECK:           memref.store %[[R]]#0, %arg1[%[[I]], %[[J]]]
+// CHECK:           memref.store %[[R]]#1, %arg2[%[[I]], %[[J]]]
+// CHECK-NOT:     linalg.generic
+func.func @argmax(%x: memref<2x1024x100xf32>, %max: memref<2x100xf32>, %idx: memref<2x100xi64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<2x1024x100xf32>) outs(%max, %idx : memref<2x100xf32>, memref<2x100xi64>) {
+  ^bb0(%in: f32, %m: f32, %i: i64):
+    %k = linalg.index 1 : index
+    %k64 = arith.index_cast %k : index to i64
+    %new = arith.maximumf %in, %m : f32
+    %gt = arith.cmpf ogt, %in, %m : f32
+    %sel = arith.select %gt, %k64, %i : i64
+    linalg.yield %new, %sel : f32, i64
+  }
+  return
+}
+
+// -----
+
+// A reduction to a scalar (a loss's mean over the batch) is one row: one
+// block of threads striding over it, then an all-reduce; not one thread.
+// CHECK-LABEL: func.func @sum_to_scalar
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK:           scf.for {{.*}} -> (f32)
+// CHECK:             memref.load %arg0
+// CHECK:           gpu.all_reduce add
+// CHECK:           memref.store {{.*}}, %arg1[]
+// NONE-LABEL: func.func @sum_to_scalar
+// NONE-NOT:     gpu.launch
+// NONE:         linalg.generic
+func.func @sum_to_scalar(%x: memref<4096xf32>, %out: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%x : memref<4096xf32>) outs(%out : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -74,3 +74,74 @@ func.func @column_sum(%x: tensor<65536x4xf32>, %init: tensor<4xf32>) -> tensor<4
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A batch norm's per-channel statistics: N, H and W reduced, C between
+// them, so not all reduction loops collapse; H and W do (the innermost
+// run), and that loop is split: 64 channels x 4 chunks are 256 blocks,
+// each still reducing over N. The partials (channel, chunk) are then
+// folded into the original output.
+// CHECK-LABEL: func.func @channel_statistics
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<2x64x128x256xf64> into tensor<2x64x32768xf64>
+// CHECK:         %[[X:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] output_shape [2, 64, 4, 8192]
+// CHECK:         %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f64) outs(%{{.*}} : tensor<64x4xf64>)
+// CHECK:         %[[PARTIAL:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel", "parallel", "reduction"]} ins(%[[X]] : tensor<2x64x4x8192xf64>) outs(%[[ZERO]] : tensor<64x4xf64>)
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[PARTIAL]] : tensor<64x4xf64>) outs(%arg1 : tensor<64xf64>)
+#stats_in = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#stats_out = affine_map<(n, c, h, w) -> (c)>
+func.func @channel_statistics(%x: tensor<2x64x128x256xf64>, %init: tensor<64xf64>) -> tensor<64xf64> {
+  %r = linalg.generic {indexing_maps = [#stats_in, #stats_out], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<2x64x128x256xf64>) outs(%init : tensor<64xf64>) {
+  ^bb0(%v: f64, %acc: f64):
+    %s = arith.addf %v, %acc : f64
+    linalg.yield %s : f64
+  } -> tensor<64xf64>
+  return %r : tensor<64xf64>
+}
+
+// -----
+
+// A mean over C, D, H and W with a per-channel scale fused in: the scale
+// reads C alone, so only D, H and W collapse (19800), split into 8 chunks
+// (the most that divide it within the blocks); the scale is not reshaped.
+// CHECK-LABEL: func.func @scaled_mean
+// CHECK:         %[[X:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] output_shape [16, 24, 8, 2475]
+// CHECK:         linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #{{.*}}], iterator_types = ["parallel", "reduction", "parallel", "reduction"]} ins(%[[X]], %arg1 : tensor<16x24x8x2475xf32>, tensor<24xf32>) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK:           arith.mulf
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<16x8xf32>)
+// CHECK:           arith.addf
+#x5 = affine_map<(n, c, d, h, w) -> (n, c, d, h, w)>
+#c5 = affine_map<(n, c, d, h, w) -> (c)>
+#n5 = affine_map<(n, c, d, h, w) -> (n)>
+func.func @scaled_mean(%x: tensor<16x24x22x30x30xf32>, %scale: tensor<24xf32>, %init: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.generic {indexing_maps = [#x5, #c5, #n5], iterator_types = ["parallel", "reduction", "reduction", "reduction", "reduction"]}
+      ins(%x, %scale : tensor<16x24x22x30x30xf32>, tensor<24xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%v: f32, %s: f32, %acc: f32):
+    %m = arith.mulf %v, %s : f32
+    %a = arith.addf %acc, %m : f32
+    linalg.yield %a : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+// An argmax has no combiner with a neutral element to start partials
+// from (two results): not split.
+// CHECK-LABEL: func.func @argmax_not_split
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         iterator_types = ["parallel", "reduction"]
+func.func @argmax_not_split(%x: tensor<4x65536xf32>, %m: tensor<4xf32>, %i: tensor<4xi64>) -> tensor<4xi64> {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x65536xf32>) outs(%m, %i : tensor<4xf32>, tensor<4xi64>) {
+  ^bb0(%in: f32, %acc: f32, %idx: i64):
+    %k = linalg.index 1 : index
+    %k64 = arith.index_cast %k : index to i64
+    %new = arith.maximumf %in, %acc : f32
+    %gt = arith.cmpf ogt, %in, %acc : f32
+    %sel = arith.select %gt, %k64, %idx : i64
+    linalg.yield %new, %sel : f32, i64
+  } -> (tensor<4xf32>, tensor<4xi64>)
+  return %r#1 : tensor<4xi64>
+}

@@ -74,7 +74,8 @@ struct DistributeReductionsForGPUPass
       if (rowThreads > 0 && (reduction = matchRowReduction(op)) &&
           !isShortRow(*reduction))
         distributed.push_back(*reduction);
-      else if ((reduction = matchAccumulation(op)))
+      else if ((reduction = matchAccumulation(op)) &&
+               op.getNumParallelLoops() > 0)
         accumulated.push_back(*reduction);
     });
     // Column sums add atomically into the filled output: they keep it.
@@ -88,7 +89,8 @@ struct DistributeReductionsForGPUPass
       if (reduction.isRow())
         useFill(reduction);
     for (RowReduction &reduction : accumulated)
-      useFill(reduction);
+      if (reduction.combiner)
+        useFill(reduction);
     for (const RowReduction &reduction : distributed) {
       if (reduction.isRow())
         distribute(reduction, rowThreads);

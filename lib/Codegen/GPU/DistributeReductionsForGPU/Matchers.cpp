@@ -53,10 +53,26 @@ std::optional<arith::AtomicRMWKind> atomicKind(Operation *combiner) {
 }
 
 std::optional<RowReduction> matchAccumulation(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumReductionLoops() == 0 || op.getNumParallelLoops() == 0 ||
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() == 0 ||
+      op.getNumReductionLoops() == 0 ||
       llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
     return std::nullopt;
+  RowReduction reduction;
+  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    for (OpOperand &init : op.getDpsInitsMutable())
+      if (op.getMatchingIndexingMap(&init).isFunctionOfDim(loop))
+        return std::nullopt;
+    reduction.reductionLoop = loop;
+  }
+  reduction.op = op;
+  reduction.numLoops = op.getNumLoops();
+  // One value folded into one output by a combiner, or else any body
+  // (combiner null: an argmax's two results, a max written as compare and
+  // select), which only the register accumulation takes.
+  if (op.getNumDpsInits() != 1)
+    return reduction;
   Block *body = op.getBlock();
   BlockArgument accumulator = op.getRegionOutputArgs().front();
   Operation *combiner = cast<linalg::YieldOp>(body->getTerminator())
@@ -66,24 +82,15 @@ std::optional<RowReduction> matchAccumulation(linalg::LinalgOp op) {
       combiner->getNumOperands() != 2 ||
       !llvm::is_contained(combiner->getOperands(), accumulator) ||
       combiner->getOperand(0) == combiner->getOperand(1))
-    return std::nullopt;
-  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  RowReduction reduction;
-  for (auto [loop, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
-    if (iterator != utils::IteratorType::reduction)
-      continue;
-    if (outputMap.isFunctionOfDim(loop))
-      return std::nullopt;
-    reduction.reductionLoop = loop;
-  }
-  reduction.op = op;
+    return reduction;
   reduction.combiner = combiner;
-  reduction.numLoops = op.getNumLoops();
   return reduction;
 }
 
 std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   std::optional<RowReduction> reduction = matchAccumulation(op);
+  if (reduction && !reduction->combiner)
+    return std::nullopt;
   // Several reduction loops make one row when the innermost loop is among
   // them (a batch norm's statistics over N, H and W): a block strides over
   // their linearized space. A column takes exactly one.
@@ -166,6 +173,36 @@ Value emitElement(OpBuilder &builder, Location loc,
                      ? reduction.combiner->getOperand(1)
                      : reduction.combiner->getOperand(0);
   return mapping.lookupOrDefault(folded);
+}
+
+SmallVector<Value> emitBody(OpBuilder &builder, Location loc,
+                            linalg::LinalgOp op, ValueRange ivs,
+                            ValueRange accumulators) {
+  IRMapping mapping;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument argument = op.getMatchingBlockArgument(input);
+    Value source = input->get();
+    if (!isa<MemRefType>(source.getType())) {
+      mapping.map(argument, source); // a scalar operand
+      continue;
+    }
+    mapping.map(argument, memref::LoadOp::create(
+                              builder, loc, source,
+                              applyMap(builder, loc,
+                                       op.getMatchingIndexingMap(input), ivs)));
+  }
+  mapping.map(op.getRegionOutputArgs(), accumulators);
+  for (Operation &nested : op.getBlock()->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
+      mapping.map(index.getResult(), ivs[index.getDim()]);
+      continue;
+    }
+    builder.clone(nested, mapping);
+  }
+  SmallVector<Value> results;
+  for (Value yielded : op.getBlock()->getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(yielded));
+  return results;
 }
 
 Value combine(OpBuilder &builder, const RowReduction &reduction, Value lhs,

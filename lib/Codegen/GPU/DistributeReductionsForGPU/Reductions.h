@@ -40,6 +40,7 @@ allReduceKind(mlir::Operation *combiner);
 /// i32 elements.
 struct RowReduction {
   mlir::linalg::LinalgOp op;
+  /// Null for a body that is not one combiner (register accumulation only).
   mlir::Operation *combiner = nullptr;
   mlir::gpu::AllReduceOperation kind;
   mlir::TypedAttr identity;
@@ -59,11 +60,13 @@ struct RowReduction {
 /// the combiners GPUs have native atomics for.
 std::optional<mlir::arith::AtomicRMWKind> atomicKind(mlir::Operation *combiner);
 
-/// A reduction whose body folds one value into the output: `yield
-/// combiner(f(inputs), accumulator)` with the accumulator used once, one
-/// result, static bounds, a parallel loop, an output independent of the
-/// reduction loops. Every form of the rewrite starts from this; with
-/// nothing more, it is the register accumulation.
+/// A reduction with static bounds and outputs independent of the reduction
+/// loops. Its `combiner` is set when the body folds one value into the one
+/// output: `yield combiner(f(inputs), accumulator)` with the accumulator
+/// used once.
+/// Every form of the rewrite starts from this; with a parallel loop and
+/// nothing more, it is the register accumulation. A reduction to a scalar
+/// (no parallel loop) is a row of one block.
 std::optional<RowReduction> matchAccumulation(mlir::linalg::LinalgOp op);
 
 /// A reduction the thread-block rewrites take (see RowReduction): a row
@@ -81,6 +84,15 @@ int64_t chooseThreads(int64_t rowLength, int64_t limit);
 /// ops before the combiner) and returns the value it folds in.
 mlir::Value emitElement(mlir::OpBuilder &builder, mlir::Location loc,
                         const RowReduction &reduction, mlir::ValueRange ivs);
+
+/// Clones the whole body of `op` at `ivs` with `accumulators` for its
+/// output arguments and returns the values it yields (a body without a
+/// single combiner).
+llvm::SmallVector<mlir::Value> emitBody(mlir::OpBuilder &builder,
+                                        mlir::Location loc,
+                                        mlir::linalg::LinalgOp op,
+                                        mlir::ValueRange ivs,
+                                        mlir::ValueRange accumulators);
 
 /// `combiner` of `reduction` applied to (lhs, rhs).
 mlir::Value combine(mlir::OpBuilder &builder, const RowReduction &reduction,

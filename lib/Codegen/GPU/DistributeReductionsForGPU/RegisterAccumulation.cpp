@@ -1,10 +1,10 @@
 //===- RegisterAccumulation.cpp - outputs accumulated in registers --------===//
 //
 // The reductions the thread-block rewrites do not take (contractions,
-// convolutions, several reduction loops, 64-bit elements) still should not
-// load and store their output in every iteration, as
-// convert-linalg-to-parallel-loops makes them do: here each thread keeps a
-// tile of outputs in registers across the reduction loops.
+// convolutions, several reduction loops, 64-bit elements, an argmax's two
+// results) still should not load and store their outputs in every
+// iteration, as convert-linalg-to-parallel-loops makes them do: here each
+// thread keeps a tile of outputs in registers across the reduction loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -91,8 +91,8 @@ void accumulateInRegisters(const RowReduction &reduction,
                                                                : parallel[p++]);
     return ivs;
   };
-  OpOperand *init = op.getDpsInitOperand(0);
-  AffineMap outputMap = op.getMatchingIndexingMap(init);
+  // Accumulators point-major, one per output of the op.
+  unsigned numInits = op.getNumDpsInits();
   scf::ParallelOp::create(
       builder, loc, parallelZeros, parallelUpper, parallelSteps,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange tileIndex) {
@@ -117,31 +117,44 @@ void accumulateInRegisters(const RowReduction &reduction,
         }
         SmallVector<SmallVector<Value>> outputIndices;
         SmallVector<Value> initial;
-        for (const SmallVector<Value> &point : points) {
-          outputIndices.push_back(applyMap(nested, nestedLoc, outputMap,
-                                           merge(point, reductionZeros)));
-          initial.push_back(reduction.fill ? reduction.fillValue
-                                           : memref::LoadOp::create(
-                                                 nested, nestedLoc, init->get(),
-                                                 outputIndices.back())
-                                                 .getResult());
-        }
+        for (const SmallVector<Value> &point : points)
+          for (OpOperand &init : op.getDpsInitsMutable()) {
+            outputIndices.push_back(
+                applyMap(nested, nestedLoc, op.getMatchingIndexingMap(&init),
+                         merge(point, reductionZeros)));
+            initial.push_back(
+                reduction.fill
+                    ? reduction.fillValue
+                    : memref::LoadOp::create(nested, nestedLoc, init.get(),
+                                             outputIndices.back())
+                          .getResult());
+          }
         scf::LoopNest nest = scf::buildLoopNest(
             nested, nestedLoc, reductionZeros, reductionUpper, reductionOnes,
             initial,
             [&](OpBuilder &inner, Location innerLoc, ValueRange reductions,
                 ValueRange accumulators) -> scf::ValueVector {
               scf::ValueVector next;
-              for (auto [point, partial] : llvm::zip(points, accumulators)) {
-                Value element = emitElement(inner, innerLoc, reduction,
-                                            merge(point, reductions));
-                next.push_back(fold(inner, reduction, partial, element));
+              for (auto [index, point] : llvm::enumerate(points)) {
+                SmallVector<Value> ivs = merge(point, reductions);
+                if (!reduction.combiner) {
+                  llvm::append_range(
+                      next, emitBody(inner, innerLoc, op, ivs,
+                                     accumulators.slice(index * numInits,
+                                                        numInits)));
+                  continue;
+                }
+                Value element = emitElement(inner, innerLoc, reduction, ivs);
+                next.push_back(
+                    fold(inner, reduction, accumulators[index], element));
               }
               return next;
             });
-        for (auto [result, indices] : llvm::zip(nest.results, outputIndices))
-          memref::StoreOp::create(nested, nestedLoc, result, init->get(),
-                                  indices);
+        for (auto [index, result] : llvm::enumerate(nest.results))
+          memref::StoreOp::create(
+              nested, nestedLoc, result,
+              op.getDpsInitOperand(index % numInits)->get(),
+              outputIndices[index]);
       });
   op->erase();
 }
