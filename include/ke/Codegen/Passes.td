@@ -442,12 +442,20 @@ def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::F
     over a whole tensor, a norm's statistics over H and W) gets them
     collapsed into one innermost loop (ke's CPU schedule does the same), so
     `ke-distribute-reductions-for-gpu` gives each output a thread block
-    instead of one thread walking millions of elements. A reduction with
-    fewer than `blocks` / 2 outputs is then split into chunks of at least
-    `min-chunk` elements, a power of two of them with up to `blocks` chunks
-    in all, whose partial results (a block each) are reduced after: a
-    Frobenius norm of 3 million elements is 256 blocks, not one thread.
-    Splitting changes the order of the sum (within f32 tolerances).
+    instead of one thread walking millions of elements. Where an operand
+    reads only some of them (a per-channel scale in a mean over C, H and
+    W), or a parallel loop lies between them (a batch norm's statistics
+    over N, H and W per channel), the innermost run that collapses does.
+    A reduction with fewer than `blocks` / 2 outputs whose innermost loop
+    is a reduction loop is then split along that loop into chunks of at
+    least `min-chunk` elements of reduction each (the most that divide the
+    loop, up to `blocks` chunks in all), whose partial results (a block
+    each; other reduction loops stay inside every chunk) are folded into
+    the output after with the same combiner: a Frobenius norm of 3 million
+    elements is 256 blocks, not one thread; a batch norm's 32 channels of
+    2 x 31 x 31 x 63 are 224. Splitting changes the order of the sum
+    (within f32 tolerances); bodies without a combiner that has a neutral
+    element (an argmax) are not split.
   }];
   let options = [
     Option<"blocks", "blocks", "int64_t", "256",
