@@ -139,7 +139,11 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     partials across the block (warp shuffles, then shared memory across
     warps), and thread 0 folds the total into the output, so the init value
     still counts. Threads per block: a quarter of the row, 32 to
-    `max-threads`, a power of two.
+    `max-threads`, a power of two. A reduction to a scalar (no parallel
+    loop) is one such row. Rows of at most `warp-row-length` elements (a
+    layer norm over 64 channels) get a warp each instead, 4 rows to a
+    block (`threadIdx.y`): the lanes combine their partials with a
+    butterfly of `gpu.shuffle xor` (no shared memory, no barrier).
 
     With `fuse-rows`, a run of ops over the same rows and columns with at
     least one such row reduction becomes one launch with a block per row:
@@ -173,12 +177,13 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     instead, the outer reduction loop stays on the host around one kernel
     launch per iteration.
 
-    Every other reduction with static shapes and a body that folds one
-    value into the output (contractions, convolutions, several reduction
-    loops, 64-bit elements, and with `max-threads=0` all reductions)
-    becomes an `scf.parallel` over its parallel loops (one thread per
+    Every other reduction with static shapes and a parallel loop
+    (contractions, convolutions, several reduction loops, 64-bit elements,
+    several results like an argmax's, and with `max-threads=0` all
+    reductions) becomes an `scf.parallel` over its parallel loops (one thread per
     output element once the block tiling maps it) whose reduction loops
-    carry the accumulator in a register and store it once (`thread-tile`
+    carry the accumulators in registers and store them once (a body that
+    is not one combiner is cloned whole per iteration; `thread-tile`
     gives each thread a tile of outputs: their loads of one reduction
     iteration coincide along the tile's rows and columns and LLVM merges
     them). The function's `ke.gpu_reduction_threads` and
@@ -192,6 +197,9 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
            "::ke::GPUScheduleDefaults::reductionThreads",
            "Most threads per row (0: no distribution, only register "
            "accumulation)">,
+    Option<"warpRowLength", "warp-row-length", "int64_t", "256",
+           "Rows of at most this many elements get a warp each instead of "
+           "a block (0: never)">,
     Option<"fuseRows", "fuse-rows", "bool", "true",
            "Run row reductions and the elementwise ops over the same rows "
            "around them in one kernel">,

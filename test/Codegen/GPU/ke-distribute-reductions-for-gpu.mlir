@@ -1,8 +1,9 @@
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu))' | FileCheck %s
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=64}))' | FileCheck %s --check-prefix=SMALL
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{warp-row-length=0}))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=64 warp-row-length=0}))' | FileCheck %s --check-prefix=SMALL
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{max-threads=0}))' | FileCheck %s --check-prefix=NONE
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{thread-tile=2,2}))' | FileCheck %s --check-prefix=TILE
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{fuse-rows=false}))' | FileCheck %s --check-prefix=UNFUSED
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{thread-tile=2,2 warp-row-length=0}))' | FileCheck %s --check-prefix=TILE
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{fuse-rows=false warp-row-length=0}))' | FileCheck %s --check-prefix=UNFUSED
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu))' | FileCheck %s --check-prefix=WARPS
 
 // A row sum: one block per row, 256 threads each folding a strided slice
 // (thread t reads t, t+256, ...), the partials combined by gpu.all_reduce,
@@ -523,6 +524,41 @@ func.func @argmax(%x: memref<2x1024x100xf32>, %max: memref<2x100xf32>, %idx: mem
 func.func @sum_to_scalar(%x: memref<4096xf32>, %out: memref<f32>) {
   linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
       ins(%x : memref<4096xf32>) outs(%out : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Rows of 64 elements (a layer norm over the last dimension of 2 x 8 x 64)
+// with the default options: a warp per row, 4 rows to a block (16 rows:
+// 4 blocks of 32 x 4 threads), lanes striding by 32, a butterfly of 5
+// shuffles, lane 0 storing. Rows of 512 keep a block each.
+// WARPS-LABEL: func.func @short_rows_by_warps
+// WARPS:         gpu.launch blocks({{.*}}) in ({{.*}} = %c4{{.*}}, {{.*}}) threads(%[[LANE:.*]], %[[WARP:.*]], %{{.*}}) in ({{.*}} = %c32{{.*}}, {{.*}} = %c4{{.*}}, {{.*}})
+// WARPS:           %[[ROW:.*]] = arith.addi %{{.*}}, %[[WARP]]
+// WARPS:           scf.if
+// WARPS:             affine.delinearize_index %[[ROW]] into (2, 8)
+// WARPS:             %[[PART:.*]] = scf.for %{{.*}} = %[[LANE]] to %c64{{.*}} step %c32{{.*}} iter_args
+// WARPS:             gpu.shuffle  xor %[[PART]], %{{.*}}, %{{.*}} : f32
+// WARPS-COUNT-4:     gpu.shuffle  xor
+// WARPS-NOT:         gpu.all_reduce
+// WARPS:             arith.cmpi eq, %[[LANE]]
+// WARPS:             memref.store
+// WARPS:         gpu.launch
+// WARPS:           gpu.all_reduce add
+func.func @short_rows_by_warps(%x: memref<2x8x64xf32>, %out: memref<2x8xf32>, %y: memref<16x512xf32>, %out2: memref<16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : memref<2x8x64xf32>) outs(%out : memref<2x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<16x512xf32>) outs(%out2 : memref<16xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %s = arith.addf %in, %acc : f32
     linalg.yield %s : f32

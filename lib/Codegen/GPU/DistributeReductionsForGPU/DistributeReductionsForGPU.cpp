@@ -3,9 +3,10 @@
 // Mapped as parallel loops, a reduction runs sequentially in one thread per
 // output element, and an outer reduction loop stays on the host around one
 // launch per iteration. This pass rewrites each linalg reduction on buffers
-// with one of four strategies, one file each: runs of row ops over the same
+// with one of five strategies, one file each: runs of row ops over the same
 // rows in one kernel (FusedRows.cpp), rows reduced by thread blocks
-// (RowsByBlocks.cpp), column sums folded with atomics
+// (RowsByBlocks.cpp) or, when short, by warps (RowsByWarps.cpp), column
+// sums folded with atomics
 // (ColumnsWithAtomics.cpp), and for every other reduction the outputs
 // accumulated in registers (RegisterAccumulation.cpp). The match they
 // share is in Matchers.cpp; this file picks the strategy.
@@ -40,6 +41,8 @@ using ke::detail::findInitializingFill;
 namespace {
 /// Rows shorter than this many elements (a warp) are not given a block.
 constexpr int64_t kMinRowLength = 32;
+/// Warps (rows) per block of the warp-per-row strategy.
+constexpr int64_t kWarpRowsPerBlock = 4;
 
 struct DistributeReductionsForGPUPass
     : ke::impl::KeDistributeReductionsForGPUBase<
@@ -92,7 +95,11 @@ struct DistributeReductionsForGPUPass
       if (reduction.combiner)
         useFill(reduction);
     for (const RowReduction &reduction : distributed) {
-      if (reduction.isRow())
+      linalg::LinalgOp op = reduction.op;
+      if (reduction.isRow() && op.getNumParallelLoops() > 0 &&
+          ke::getReductionLength(op) <= warpRowLength)
+        distributeByWarps(reduction, kWarpRowsPerBlock);
+      else if (reduction.isRow())
         distribute(reduction, rowThreads);
       else
         distributeColumns(reduction);

@@ -122,6 +122,11 @@ RowLaunch launchPerRow(mlir::OpBuilder &builder, mlir::Location loc,
 /// Erases the op.
 void distribute(const RowReduction &reduction, int64_t threadLimit);
 
+/// Rows by warps (RowsByWarps.cpp): a warp per output element, rows of
+/// `rowsPerBlock` warps to a block, lanes striding over the linearized
+/// reduction loops, a shuffle butterfly across the warp. Erases the op.
+void distributeByWarps(const RowReduction &reduction, int64_t rowsPerBlock);
+
 /// Columns with atomics (ColumnsWithAtomics.cpp): chunks of the outer
 /// reduction loop folded per thread, added to the output atomically.
 /// Erases the op.
