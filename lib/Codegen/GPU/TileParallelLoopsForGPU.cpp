@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/bit.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KETILEPARALLELLOOPSFORGPU
@@ -63,10 +64,21 @@ SmallVector<int64_t> chooseTile(scf::ParallelOp loop, int64_t minBlocks) {
     tile[0] = threads;
     return tile;
   }
-  // Along x (the innermost loop) up to a warp, the rest along y.
+  // Along x (the innermost loop) up to a warp, the rest along the next
+  // loops outward, each given no more threads than it has iterations (a
+  // max pool's (n x c, 1, width): 8 threads along the unit loop left 7 of
+  // every 8 idle).
   int64_t x = std::min<int64_t>(32, std::max<int64_t>(1, trips.back()));
   tile[rank - 1] = x;
-  tile[rank - 2] = std::max<int64_t>(1, threads / x);
+  int64_t remaining = std::max<int64_t>(1, threads / x);
+  for (int64_t dim = static_cast<int64_t>(rank) - 2; dim >= 0 && remaining > 1;
+       --dim) {
+    int64_t size = std::min<int64_t>(
+        remaining, static_cast<int64_t>(llvm::bit_ceil(
+                       static_cast<uint64_t>(std::max<int64_t>(1, trips[dim])))));
+    tile[dim] = size;
+    remaining /= size;
+  }
   return tile;
 }
 

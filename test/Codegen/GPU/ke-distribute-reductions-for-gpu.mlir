@@ -565,3 +565,51 @@ func.func @short_rows_by_warps(%x: memref<2x8x64xf32>, %out: memref<2x8xf32>, %y
   }
   return
 }
+
+// -----
+
+// A run over rows of 4 (a group norm's groups of 4 channels: a sum, then
+// x - mean) is not fused: a block per row would leave 28 of its 32
+// threads idle. The sum is accumulated in registers, one thread per row,
+// and the elementwise op stays.
+// CHECK-LABEL: func.func @short_rows_not_fused
+// CHECK-NOT:     gpu.launch
+// CHECK:         scf.parallel
+// CHECK:           scf.for {{.*}} -> (f32)
+// CHECK:         linalg.generic
+func.func @short_rows_not_fused(%x: memref<4096x4xf32>, %sum: memref<4096xf32>, %y: memref<4096x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4096x4xf32>) outs(%sum : memref<4096xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : memref<4096x4xf32>, memref<4096xf32>) outs(%y : memref<4096x4xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %d = arith.subf %in, %s : f32
+    linalg.yield %d : f32
+  }
+  return
+}
+
+// -----
+
+// A min over a batch row of (group, channel) whose body reads per-(batch,
+// group) statistics (indexed by the row and one reduction loop): every
+// operand belongs to one row, so the row gets a block (it was one thread
+// walking 2048 elements).
+// CHECK-LABEL: func.func @row_with_group_statistics
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg1
+// CHECK:           gpu.all_reduce minimumf
+func.func @row_with_group_statistics(%x: memref<256x512x4xf32>, %mean: memref<256x512xf32>, %out: memref<256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]}
+      ins(%x, %mean : memref<256x512x4xf32>, memref<256x512xf32>) outs(%out : memref<256xf32>) {
+  ^bb0(%in: f32, %m: f32, %acc: f32):
+    %d = arith.subf %in, %m : f32
+    %r = arith.minimumf %d, %acc : f32
+    linalg.yield %r : f32
+  }
+  return
+}

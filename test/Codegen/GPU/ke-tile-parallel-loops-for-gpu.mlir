@@ -131,3 +131,22 @@ func.func @transposed_store(%m: memref<64x1024xf32>) {
   }
   return
 }
+
+// -----
+
+// A unit loop between others (a 1-D max pool as NCHW with H = 1, its
+// outer loops collapsed): no threads along it; the 8 it would have had
+// (256 / 32) go to the next loop outward.
+// CHECK-LABEL: func.func @unit_middle
+// CHECK:         scf.parallel ({{.*}}) = {{.*}} to (%c384, %c8179, %c8, %c32) step (%c8, %c32, %c1, %c1)
+func.func @unit_middle(%m: memref<384x1x8179xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c384 = arith.constant 384 : index
+  %c8179 = arith.constant 8179 : index
+  %z = arith.constant 0.0 : f32
+  scf.parallel (%a, %b, %c) = (%c0, %c0, %c0) to (%c384, %c1, %c8179) step (%c1, %c1, %c1) {
+    memref.store %z, %m[%a, %b, %c] : memref<384x1x8179xf32>
+  }
+  return
+}

@@ -61,9 +61,12 @@ struct DistributeReductionsForGPUPass
                                           schedule.threadTile.end());
     // Runs of row reductions and elementwise ops over the same rows: one
     // kernel each.
+    // Not for rows shorter than a warp: a group norm's groups of 4 took
+    // 131072 blocks with 4 busy threads each.
     if (rowThreads > 0 && fuseRows)
       for (const FusedRows &run : findFusedRows(function))
-        distributeFusedRows(run, rowThreads);
+        if (run.rowLength >= kMinRowLength)
+          distributeFusedRows(run, rowThreads);
     SmallVector<RowReduction> distributed, accumulated;
     // A row shorter than a warp would leave most of its block idle (a
     // group norm over groups of 4 channels: 131072 rows of 4); one thread

@@ -110,11 +110,13 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   // Outer reductions fold partials with atomics.
   if (!reduction->isRow() && !atomicKind(combiner))
     return std::nullopt;
-  // Each element read once (a row), or one value per row: contractions,
-  // whose operands are shared between outputs, want tiles, not rows. An
-  // operand that no parallel loop indexes is the same for every row (a
-  // group norm's per-channel scale, fused into the mean after it) and is
-  // read from cache.
+  // No operand shared between some rows but not others: contractions
+  // (A[m][k] is read by every n) want tiles, not rows. An operand read
+  // along every parallel loop belongs to one row (the row's elements, or
+  // a group norm's per-(batch, group) mean over a row of (group, channel,
+  // h, w)); one read along no reduction loop is one value per row; one
+  // read along no parallel loop is the same for every row (a group norm's
+  // per-channel scale, fused into the mean after it) and comes from cache.
   SmallVector<unsigned> reductionLoops, parallelLoops;
   op.getReductionDims(reductionLoops);
   op.getParallelDims(parallelLoops);
@@ -124,12 +126,14 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
       return llvm::any_of(
           loops, [&](unsigned loop) { return map.isFunctionOfDim(loop); });
     };
+    auto readsAll = [&](ArrayRef<unsigned> loops) {
+      return llvm::all_of(
+          loops, [&](unsigned loop) { return map.isFunctionOfDim(loop); });
+    };
     bool perRow = !readsAny(reductionLoops);
-    bool everyLoop = true;
-    for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
-      everyLoop &= map.isFunctionOfDim(loop);
+    bool ownRow = readsAll(parallelLoops);
     bool sameForEveryRow = reduction->isRow() && !readsAny(parallelLoops);
-    if (!perRow && !everyLoop && !sameForEveryRow)
+    if (!perRow && !ownRow && !sameForEveryRow)
       return std::nullopt;
   }
   reduction->kind = *kind;
