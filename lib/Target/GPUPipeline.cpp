@@ -7,6 +7,9 @@
 // - static host-side allocations move to the function's start, so that
 //   gpu-async-region makes one chain of launches (each allocation in
 //   between cost a stream synchronization);
+// - log-step prefix scans (a front end's cumsum) become chunked scans
+//   (ke-prefix-scans-for-gpu) whose scf.forall, once bufferized, is a
+//   parallel loop like the rest (scf-forall-to-parallel);
 // - GEMM-like contractions get output tiles per block staged through
 //   shared memory (ke-stage-contractions-for-gpu), row reductions a thread
 //   block per output element, before the rest becomes parallel loops
@@ -103,7 +106,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   // cannot read).
   return llvm::formatv(
              "func.func({3}ke-decompose-aggregates,"
-             "convert-elementwise-to-linalg,{5},ke-split-reductions-for-gpu,"
+             "convert-elementwise-to-linalg,ke-prefix-scans-for-gpu,{5},"
+             "ke-split-reductions-for-gpu,"
              "ke-drop-fused-checks-for-gpu,"
              "ke-splat-constants-to-fills),"
              "one-shot-bufferize{{bufferize-function-boundaries "
@@ -111,7 +115,7 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "buffer-results-to-out-params{{modify-public-functions "
              "hoist-static-allocs},canonicalize,buffer-deallocation-pipeline,"
              "canonicalize,func.func(ke-hoist-allocations-to-entry,"
-             "ke-copies-to-linalg-for-gpu),"
+             "ke-copies-to-linalg-for-gpu,scf-forall-to-parallel),"
              "{1}convert-linalg-to-parallel-loops,"
              "func.func(ke-wrap-host-loops-for-gpu,{0},"
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"

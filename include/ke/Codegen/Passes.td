@@ -442,6 +442,40 @@ def KeHoistParallelLoopsForGPU : Pass<"ke-hoist-parallel-loops-for-gpu", "mlir::
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Replace log-step prefix scans by a chunked scan for the GPU";
+  let description = [{
+    On tensors, before bufferization. The log-step (Hillis-Steele) chains
+    front ends write for `cumsum`/`cumprod` (see `ke-vectorize-prefix-scans`:
+    the same match) read and write the whole tensor log2(n) times, one
+    kernel launch per step. Each complete chain becomes three steps over
+    chunks of the scan dimension (`chunk` elements, or the largest divisor
+    of the dimension below it):
+
+    - every chunk's total: a reduction over the chunk (a row, so
+      `ke-distribute-reductions-for-gpu` gives it a warp or a block);
+    - every chunk's offset, the combined totals of the chunks before it: a
+      reduction over the chunks, masked with `linalg.index`;
+    - the scan itself: an `scf.forall` over (other dimensions, chunk),
+      each thread running through its chunk from the offset and writing
+      each element (a parallel loop on the GPU once bufferized and
+      converted by `scf-forall-to-parallel`).
+
+    Float sums and products run in f64 (totals, offsets and the running
+    value), so the result is closer to the exact scan than the log-step
+    it replaces. A dimension with no divisor of at least 16 below `chunk`
+    is one chunk (one thread per row: correct, slow).
+  }];
+  let options = [
+    Option<"chunk", "chunk", "int64_t", "128",
+           "Most elements of the scan dimension per thread">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Reshape reductions with few outputs into many thread blocks' work";
   let description = [{

@@ -1,0 +1,279 @@
+//===- PrefixScansForGPU.cpp - ke-prefix-scans-for-gpu ---------------------===//
+//
+// A log-step prefix scan on the GPU is log2(n) kernels, each reading and
+// writing the whole tensor (a cumsum over rows of 32768: 16 launches and
+// 48 MB of traffic each). A sequential scan per row would read it once but
+// leave most of the GPU idle. This pass splits the scan dimension into
+// chunks: the chunks' totals and their exclusive offsets are two small
+// reductions, then one thread per chunk runs through it from its offset.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Codegen/Passes.h"
+#include "ke/Codegen/PrefixScanChains.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KEPREFIXSCANSFORGPU
+#include "ke/Codegen/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+using ke::ScanStep;
+
+namespace {
+/// Fewest elements per chunk worth a thread; a dimension without such a
+/// divisor below the chunk size is scanned as one chunk.
+constexpr int64_t kMinChunk = 16;
+
+class ChunkedScanBuilder {
+public:
+  ChunkedScanBuilder(OpBuilder &builder, Location loc, const ScanStep &step,
+                     Value source, int64_t chunkLength)
+      : b(builder), loc(loc), step(step), source(source) {
+    type = cast<RankedTensorType>(source.getType());
+    elementType = type.getElementType();
+    rank = type.getRank();
+    dim = step.dim;
+    length = type.getDimSize(dim);
+    this->chunkLength = chunkLength;
+    chunks = length / chunkLength;
+    // Float sums and products accumulate in f64.
+    accumulatorType = elementType;
+    if (isa<arith::AddFOp, arith::MulFOp>(step.combiner) &&
+        cast<FloatType>(elementType).getWidth() < 64)
+      accumulatorType = b.getF64Type();
+    identity = step.fill;
+    if (accumulatorType != elementType)
+      identity = FloatAttr::get(accumulatorType,
+                                cast<FloatAttr>(step.fill).getValueAsDouble());
+  }
+
+  Value build() {
+    Value offsets = chunks > 1 ? buildOffsets(buildTotals()) : Value();
+    return buildScan(offsets);
+  }
+
+private:
+  Value toAccumulator(OpBuilder &nested, Location nestedLoc, Value value) {
+    if (accumulatorType == elementType)
+      return value;
+    return arith::ExtFOp::create(nested, nestedLoc, accumulatorType, value);
+  }
+
+  Value toElement(OpBuilder &nested, Location nestedLoc, Value value) {
+    if (accumulatorType == elementType)
+      return value;
+    return arith::TruncFOp::create(nested, nestedLoc, elementType, value);
+  }
+
+  /// The shape with the scan dimension replaced by `sizes`.
+  SmallVector<int64_t> replaceScanDim(ArrayRef<int64_t> sizes) {
+    SmallVector<int64_t> shape;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == dim)
+        llvm::append_range(shape, sizes);
+      else
+        shape.push_back(type.getDimSize(d));
+    }
+    return shape;
+  }
+
+  Value filled(ArrayRef<int64_t> shape) {
+    Value empty = tensor::EmptyOp::create(b, loc, shape, accumulatorType);
+    Value value = arith::ConstantOp::create(b, loc, identity);
+    return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+  }
+
+  /// totals[..., c, ...]: each chunk's elements combined.
+  Value buildTotals() {
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0, next = 0; d < rank; ++d) {
+      if (d == dim) {
+        groups.push_back({next, next + 1});
+        next += 2;
+      } else {
+        groups.push_back({next++});
+      }
+    }
+    SmallVector<int64_t> expandedShape =
+        replaceScanDim({chunks, chunkLength});
+    Value expanded = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get(expandedShape, elementType), source,
+        groups);
+    MLIRContext *context = b.getContext();
+    AffineMap all = AffineMap::getMultiDimIdentityMap(rank + 1, context);
+    SmallVector<AffineExpr> outputDims;
+    for (int64_t d = 0; d <= rank; ++d)
+      if (d != dim + 1)
+        outputDims.push_back(getAffineDimExpr(d, context));
+    AffineMap perChunk = AffineMap::get(rank + 1, 0, outputDims, context);
+    SmallVector<utils::IteratorType> iterators(rank + 1,
+                                               utils::IteratorType::parallel);
+    iterators[dim + 1] = utils::IteratorType::reduction;
+    SmallVector<AffineMap> maps = {all, perChunk};
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{RankedTensorType::get(replaceScanDim({chunks}),
+                                                       accumulatorType)},
+               ValueRange{expanded}, ValueRange{filled(replaceScanDim({chunks}))},
+               maps, iterators,
+               [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                 Value element = toAccumulator(nested, nestedLoc, args[0]);
+                 linalg::YieldOp::create(
+                     nested, nestedLoc,
+                     ke::combineScanValues(nested, nestedLoc, step, args[1],
+                                           element));
+               })
+        .getResult(0);
+  }
+
+  /// offsets[..., c, ...]: the totals of the chunks before c combined (the
+  /// identity for the first), as a reduction over a second chunk loop
+  /// (innermost) masked to the chunks before c.
+  Value buildOffsets(Value totals) {
+    MLIRContext *context = b.getContext();
+    SmallVector<AffineExpr> outputDims, otherChunk;
+    for (int64_t d = 0; d < rank; ++d) {
+      outputDims.push_back(getAffineDimExpr(d, context));
+      otherChunk.push_back(getAffineDimExpr(d == dim ? rank : d, context));
+    }
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank + 1, 0, otherChunk, context),
+        AffineMap::get(rank + 1, 0, outputDims, context)};
+    SmallVector<utils::IteratorType> iterators(rank + 1,
+                                               utils::IteratorType::parallel);
+    iterators[rank] = utils::IteratorType::reduction;
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{totals.getType()}, ValueRange{totals},
+               ValueRange{filled(replaceScanDim({chunks}))}, maps, iterators,
+               [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                 Value chunk = linalg::IndexOp::create(nested, nestedLoc, dim);
+                 Value before =
+                     linalg::IndexOp::create(nested, nestedLoc, rank);
+                 Value earlier = arith::CmpIOp::create(
+                     nested, nestedLoc, arith::CmpIPredicate::ult, before,
+                     chunk);
+                 Value neutral =
+                     arith::ConstantOp::create(nested, nestedLoc, identity);
+                 Value value = arith::SelectOp::create(nested, nestedLoc,
+                                                       earlier, args[0],
+                                                       neutral);
+                 linalg::YieldOp::create(
+                     nested, nestedLoc,
+                     ke::combineScanValues(nested, nestedLoc, step, args[1],
+                                           value));
+               })
+        .getResult(0);
+  }
+
+  /// One thread per (other dimensions, chunk) running through the chunk.
+  Value buildScan(Value offsets) {
+    SmallVector<int64_t> bounds = replaceScanDim({chunks});
+    SmallVector<OpFoldResult> lower, upper, steps;
+    for (int64_t bound : bounds) {
+      lower.push_back(b.getIndexAttr(0));
+      upper.push_back(b.getIndexAttr(bound));
+      steps.push_back(b.getIndexAttr(1));
+    }
+    Value output = tensor::EmptyOp::create(b, loc, type.getShape(), elementType);
+    auto forall = scf::ForallOp::create(b, loc, lower, upper, steps,
+                                        ValueRange{output}, std::nullopt);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(forall.getBody());
+    SmallVector<Value> ivs(forall.getInductionVars());
+    Value shared = forall.getRegionIterArgs().front();
+    Value start = arith::MulIOp::create(
+        b, loc, ivs[dim], arith::ConstantIndexOp::create(b, loc, chunkLength));
+    SmallVector<OpFoldResult> sliceOffsets, sliceSizes, sliceStrides;
+    for (int64_t d = 0; d < rank; ++d) {
+      sliceOffsets.push_back(d == dim ? OpFoldResult(start)
+                                      : OpFoldResult(ivs[d]));
+      sliceSizes.push_back(b.getIndexAttr(d == dim ? chunkLength : 1));
+      sliceStrides.push_back(b.getIndexAttr(1));
+    }
+    Value slice = tensor::ExtractSliceOp::create(b, loc, shared, sliceOffsets,
+                                                 sliceSizes, sliceStrides);
+    Value initial =
+        offsets ? tensor::ExtractOp::create(b, loc, offsets, ivs).getResult()
+                : arith::ConstantOp::create(b, loc, identity).getResult();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    auto loop = scf::ForOp::create(
+        b, loc, zero, arith::ConstantIndexOp::create(b, loc, chunkLength),
+        arith::ConstantIndexOp::create(b, loc, 1), ValueRange{initial, slice},
+        [&](OpBuilder &nested, Location nestedLoc, Value k,
+            ValueRange carried) {
+          SmallVector<Value> sourceIndices(ivs.begin(), ivs.end());
+          sourceIndices[dim] =
+              arith::AddIOp::create(nested, nestedLoc, start, k);
+          Value element = toAccumulator(
+              nested, nestedLoc,
+              tensor::ExtractOp::create(nested, nestedLoc, source,
+                                        sourceIndices));
+          Value running = ke::combineScanValues(nested, nestedLoc, step,
+                                                carried[0], element);
+          SmallVector<Value> sliceIndices(rank, zero);
+          sliceIndices[dim] = k;
+          Value written = tensor::InsertOp::create(
+              nested, nestedLoc, toElement(nested, nestedLoc, running),
+              carried[1], sliceIndices);
+          scf::YieldOp::create(nested, nestedLoc,
+                               ValueRange{running, written});
+        });
+    b.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, loc, loop.getResult(1), shared,
+                                          sliceOffsets, sliceSizes,
+                                          sliceStrides);
+    return forall.getResult(0);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const ScanStep &step;
+  Value source;
+  RankedTensorType type;
+  Type elementType, accumulatorType;
+  TypedAttr identity;
+  int64_t rank = 0, dim = 0, length = 0, chunkLength = 0, chunks = 0;
+};
+
+/// The largest divisor of `length` of at most `limit`, if at least
+/// kMinChunk; else the whole length (one chunk).
+int64_t chooseChunkLength(int64_t length, int64_t limit) {
+  for (int64_t size = std::min(limit, length); size >= kMinChunk; --size)
+    if (length % size == 0)
+      return size;
+  return length;
+}
+
+struct PrefixScansForGPUPass
+    : ke::impl::KePrefixScansForGPUBase<PrefixScansForGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (chunk < 1) {
+      getOperation().emitError()
+          << "ke-prefix-scans-for-gpu: chunk must be positive, got "
+          << static_cast<int64_t>(chunk);
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(&getContext());
+    for (SmallVector<ScanStep> &chain :
+         ke::findPrefixScanChains(getOperation())) {
+      Value source = ke::getScannedTensor(chain);
+      int64_t length =
+          cast<RankedTensorType>(source.getType()).getDimSize(chain.front().dim);
+      rewriter.setInsertionPoint(chain.back().op);
+      ChunkedScanBuilder builder(rewriter, chain.back().op.getLoc(),
+                                 chain.front(), source,
+                                 chooseChunkLength(length, chunk));
+      ke::replaceScanChain(rewriter, chain, builder.build());
+    }
+  }
+};
+} // namespace
