@@ -42,9 +42,15 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
   // Scans first: the steps after it would fold their shifted copies.
   std::string scans = llvm::formatv("ke-vectorize-prefix-scans{{vector-width={0}}",
                                     ke::kDefaultVectorWidth);
+  // Transposed convolutions split per output phase before layouts change
+  // (the match is on channels-first named convolutions).
   llvm::SmallVector<llvm::StringRef> steps;
   if (target == PayloadTarget::CPU)
-    steps.append({llvm::StringRef(scans), "ke-convolutions-to-channels-last"});
+    steps.append({llvm::StringRef(scans),
+                  "ke-decompose-transposed-convolutions",
+                  "ke-convolutions-to-channels-last"});
+  else
+    steps.push_back("ke-decompose-transposed-convolutions");
   steps.append({"ke-decompose-aggregates", "convert-elementwise-to-linalg",
                 target == PayloadTarget::CPU ? ke::kCPUFrontEndCleanupPipeline
                                              : ke::kFrontEndCleanupPipeline,

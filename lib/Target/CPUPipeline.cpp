@@ -91,6 +91,7 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
   // threads: 6.8 against 0.87 ms).
   return llvm::formatv(
       "func.func(ke-vectorize-prefix-scans{{vector-width={1}},"
+      "ke-decompose-transposed-convolutions,"
       "ke-convolutions-to-channels-last,ke-decompose-aggregates,"
       "convert-elementwise-to-linalg,{0},{2}"
       "ke-pack-contraction-panels{{panel-width={3}},"

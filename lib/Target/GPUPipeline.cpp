@@ -7,6 +7,8 @@
 // - static host-side allocations move to the function's start, so that
 //   gpu-async-region makes one chain of launches (each allocation in
 //   between cost a stream synchronization);
+// - transposed convolutions (over zero-spread inputs) become a dense
+//   convolution per output phase (ke-decompose-transposed-convolutions);
 // - log-step prefix scans (a front end's cumsum) become chunked scans
 //   (ke-prefix-scans-for-gpu) whose scf.forall, once bufferized, is a
 //   parallel loop like the rest (scf-forall-to-parallel);
@@ -106,7 +108,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   // cannot read).
   return llvm::formatv(
              "func.func({3}ke-decompose-aggregates,"
-             "convert-elementwise-to-linalg,ke-prefix-scans-for-gpu,{5},"
+             "convert-elementwise-to-linalg,ke-prefix-scans-for-gpu,"
+             "ke-decompose-transposed-convolutions,{5},"
              "ke-split-reductions-for-gpu,"
              "ke-drop-fused-checks-for-gpu,"
              "ke-splat-constants-to-fills),"

@@ -567,6 +567,34 @@ def KeWrapHostLoopsForGPU : Pass<"ke-wrap-host-loops-for-gpu", "mlir::func::Func
                            "::mlir::arith::ArithDialect"];
 }
 
+def KeDecomposeTransposedConvolutions
+    : Pass<"ke-decompose-transposed-convolutions", "mlir::func::FuncOp"> {
+  let summary = "Split convolutions over zero-spread inputs into dense ones per output phase";
+  let description = [{
+    On tensors. Front ends write a transposed convolution with stride s as
+    a convolution (stride 1, dilation d) over the input spread out by a
+    `tensor.insert_slice` with strides s into a zero `linalg.fill`: all but
+    1 / s^n of its multiply-adds read a zero. For
+    `linalg.conv_{1d_ncw_fcw,2d_nchw_fchw,3d_ncdhw_fcdhw}` over such an
+    input, the outputs of each phase (o mod s along every spatial
+    dimension) read the input through the same kernel taps, k = k0, k0 +
+    s / gcd(d, s), ...; each phase becomes a convolution of the same kind
+    over the input itself (zero-padded where the taps reach past it) with
+    that strided slice of the kernel and dilation d / gcd(d, s), into a
+    dense tensor of the phase's outputs, then `tensor.insert_slice`d with
+    strides s into the output. The phase's init is the original init's
+    `linalg.fill` or bias `linalg.broadcast` re-made at the phase's shape
+    (the same multiply-adds of nonzero inputs in the same order: the
+    results are bit-identical); any other init is added after a
+    convolution from zero. Phases whose taps all read zeros keep the init.
+    Inputs spread with stride 1 along every dimension (plain padding) are
+    left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeDecomposeAggregates : Pass<"ke-decompose-aggregates", "mlir::func::FuncOp"> {
   let summary = "Decompose aggregate linalg ops (e.g. linalg.softmax)";
   let description = [{

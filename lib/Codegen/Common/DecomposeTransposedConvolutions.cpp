@@ -1,0 +1,292 @@
+//===- DecomposeTransposedConvolutions.cpp - sub-pixel convolutions -------===//
+//
+// Front ends lower a transposed convolution with stride s to a convolution
+// over the input spread out with s - 1 zeros between elements (a
+// tensor.insert_slice with strides into a zero fill): (s^n - 1) / s^n of
+// its multiply-adds read a zero, 7 of 8 for a 3-D stride of 2. Along each
+// spatial dimension, the outputs of one phase (o mod s) read the input
+// through the same taps, so the convolution splits into s^n dense ones,
+// each over the input itself with a strided slice of the kernel, writing
+// a strided slice of the output ("sub-pixel" convolution).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Codegen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <numeric>
+
+namespace ke {
+#define GEN_PASS_DEF_KEDECOMPOSETRANSPOSEDCONVOLUTIONS
+#include "ke/Codegen/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+
+namespace {
+/// How one output phase of one spatial dimension reads the input.
+struct Phase {
+  /// Outputs o = phase + stride * q, q < outputs.
+  int64_t outputs = 0;
+  /// Taps k = firstTap + tapStep * m, m < taps (0: every output of the
+  /// phase reads only zeros).
+  int64_t firstTap = 0, tapStep = 1, taps = 0;
+  /// Input index of output q and tap m: base + q + dilation * m.
+  int64_t base = 0, dilation = 1;
+};
+
+int64_t floorMod(int64_t value, int64_t modulus) {
+  return ((value % modulus) + modulus) % modulus;
+}
+
+/// Output o reads spread[o + dilation * k] = input[(o + dilation * k -
+/// offset) / stride] when that is a whole number, else a zero.
+Phase analyzePhase(int64_t phase, int64_t stride, int64_t offset,
+                   int64_t dilation, int64_t kernel, int64_t outputSize) {
+  Phase result;
+  result.outputs =
+      phase < outputSize ? (outputSize - phase + stride - 1) / stride : 0;
+  int64_t common = std::gcd(dilation, stride);
+  result.tapStep = stride / common;
+  result.dilation = dilation / common;
+  for (int64_t k = 0; k < kernel; ++k) {
+    if (floorMod(phase + dilation * k - offset, stride) != 0)
+      continue;
+    result.firstTap = k;
+    result.taps = (kernel - 1 - k) / result.tapStep + 1;
+    result.base = (phase + dilation * k - offset) / stride;
+    break;
+  }
+  return result;
+}
+
+template <typename ConvOp>
+LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
+  if (!conv.hasPureTensorSemantics())
+    return failure();
+  Value spread = conv.getInputs()[0], filter = conv.getInputs()[1],
+        init = conv.getOutputs()[0];
+  auto insert = spread.template getDefiningOp<tensor::InsertSliceOp>();
+  if (!insert)
+    return failure();
+  auto fill = insert.getDest().template getDefiningOp<linalg::FillOp>();
+  if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+    return failure();
+  Value input = insert.getSource();
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  auto spreadType = dyn_cast<RankedTensorType>(spread.getType());
+  auto filterType = dyn_cast<RankedTensorType>(filter.getType());
+  auto outputType = dyn_cast<RankedTensorType>(init.getType());
+  if (!inputType || !spreadType || !filterType || !outputType ||
+      !inputType.hasStaticShape() || !spreadType.hasStaticShape() ||
+      !filterType.hasStaticShape() || !outputType.hasStaticShape() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(insert.getStaticStrides()) ||
+      inputType.getRank() != spreadType.getRank())
+    return failure();
+  int64_t rank = inputType.getRank();
+  int64_t spatial = rank - 2;
+  ArrayRef<int64_t> offsets = insert.getStaticOffsets();
+  ArrayRef<int64_t> strides = insert.getStaticStrides();
+  // Batch and channels copied whole.
+  for (int64_t d = 0; d < 2; ++d)
+    if (offsets[d] != 0 || strides[d] != 1 ||
+        inputType.getDimSize(d) != spreadType.getDimSize(d))
+      return failure();
+  SmallVector<int64_t> convStrides(conv.getStrides().template getValues<int64_t>());
+  SmallVector<int64_t> dilations(conv.getDilations().template getValues<int64_t>());
+  if (llvm::any_of(convStrides, [](int64_t s) { return s != 1; }) ||
+      llvm::all_of(strides.drop_front(2), [](int64_t s) { return s == 1; }))
+    return failure();
+
+  // The phases of every spatial dimension, then every combination.
+  SmallVector<SmallVector<Phase>> phases(spatial);
+  for (int64_t i = 0; i < spatial; ++i)
+    for (int64_t phase = 0; phase < strides[2 + i]; ++phase)
+      phases[i].push_back(analyzePhase(
+          phase, strides[2 + i], offsets[2 + i], dilations[i],
+          filterType.getDimSize(2 + i), outputType.getDimSize(2 + i)));
+
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  Type elementType = inputType.getElementType();
+  Value zero = arith::ConstantOp::create(rewriter, loc,
+                                         rewriter.getZeroAttr(elementType));
+  auto vectorAttr = [&](ArrayRef<int64_t> values) {
+    return DenseIntElementsAttr::get(
+        VectorType::get({static_cast<int64_t>(values.size())},
+                        rewriter.getI64Type()),
+        values);
+  };
+  Value result = init;
+  SmallVector<int64_t> combination(spatial, 0);
+  while (true) {
+    SmallVector<const Phase *> chosen;
+    bool empty = false, readsZeros = false;
+    for (int64_t i = 0; i < spatial; ++i) {
+      chosen.push_back(&phases[i][combination[i]]);
+      empty |= chosen.back()->outputs == 0;
+      readsZeros |= chosen.back()->taps == 0;
+    }
+    // Outputs that read only zeros keep their initial value (the bias).
+    if (!empty && !readsZeros) {
+      SmallVector<OpFoldResult> outOffsets(2, rewriter.getIndexAttr(0)),
+          outSizes = {rewriter.getIndexAttr(outputType.getDimSize(0)),
+                      rewriter.getIndexAttr(outputType.getDimSize(1))},
+          outStrides(2, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> tapOffsets(2, rewriter.getIndexAttr(0)),
+          tapSizes = {rewriter.getIndexAttr(filterType.getDimSize(0)),
+                      rewriter.getIndexAttr(filterType.getDimSize(1))},
+          tapStrides(2, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> padLow(2, rewriter.getIndexAttr(0)),
+          padHigh(2, rewriter.getIndexAttr(0));
+      SmallVector<int64_t> paddedShape = {inputType.getDimSize(0),
+                                          inputType.getDimSize(1)};
+      SmallVector<int64_t> readOffsets = {0, 0};
+      SmallVector<int64_t> readSizes = {inputType.getDimSize(0),
+                                        inputType.getDimSize(1)};
+      SmallVector<int64_t> phaseDilations;
+      bool padded = false;
+      for (int64_t i = 0; i < spatial; ++i) {
+        const Phase &p = *chosen[i];
+        int64_t stride = strides[2 + i];
+        outOffsets.push_back(rewriter.getIndexAttr(combination[i]));
+        outSizes.push_back(rewriter.getIndexAttr(p.outputs));
+        outStrides.push_back(rewriter.getIndexAttr(stride));
+        tapOffsets.push_back(rewriter.getIndexAttr(p.firstTap));
+        tapSizes.push_back(rewriter.getIndexAttr(p.taps));
+        tapStrides.push_back(rewriter.getIndexAttr(p.tapStep));
+        // Input read: base .. base + outputs - 1 + dilation * (taps - 1);
+        // beyond the input it is zero (padding).
+        int64_t first = p.base;
+        int64_t last = p.base + p.outputs - 1 + p.dilation * (p.taps - 1);
+        int64_t size = inputType.getDimSize(2 + i);
+        int64_t low = std::max<int64_t>(0, -first);
+        int64_t high = std::max<int64_t>(0, last - (size - 1));
+        padded |= low > 0 || high > 0;
+        padLow.push_back(rewriter.getIndexAttr(low));
+        padHigh.push_back(rewriter.getIndexAttr(high));
+        paddedShape.push_back(size + low + high);
+        readOffsets.push_back(first + low);
+        readSizes.push_back(last - first + 1);
+        phaseDilations.push_back(p.dilation);
+      }
+      Value source = input;
+      if (padded)
+        source = tensor::PadOp::create(
+            rewriter, loc, RankedTensorType::get(paddedShape, elementType),
+            input, padLow, padHigh, zero);
+      auto indexAttrs = [&](ArrayRef<int64_t> values) {
+        SmallVector<OpFoldResult> attrs;
+        for (int64_t value : values)
+          attrs.push_back(rewriter.getIndexAttr(value));
+        return attrs;
+      };
+      Value read = tensor::ExtractSliceOp::create(
+          rewriter, loc, source, indexAttrs(readOffsets),
+          indexAttrs(readSizes), indexAttrs(SmallVector<int64_t>(rank, 1)));
+      Value taps = tensor::ExtractSliceOp::create(rewriter, loc, filter,
+                                                  tapOffsets, tapSizes,
+                                                  tapStrides);
+      // The phase's outputs are a strided slice of the output; the
+      // convolution writes them to a dense tensor of their own (strided
+      // stores do not vectorize), started from the init's value where
+      // that is a fill or a broadcast of a bias (the same arithmetic as
+      // before), else from zero with the init added after.
+      SmallVector<int64_t> phaseShape = {outputType.getDimSize(0),
+                                         outputType.getDimSize(1)};
+      for (const Phase *p : chosen)
+        phaseShape.push_back(p->outputs);
+      Value empty =
+          tensor::EmptyOp::create(rewriter, loc, phaseShape, elementType);
+      bool addInit = false;
+      Value phaseInit;
+      if (auto initFill = init.getDefiningOp<linalg::FillOp>()) {
+        phaseInit = linalg::FillOp::create(rewriter, loc,
+                                           initFill.getInputs()[0], empty)
+                        .getResult(0);
+      } else if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>();
+                 broadcast && llvm::all_of(llvm::seq<int64_t>(2, rank),
+                                           [&](int64_t d) {
+                                             return llvm::is_contained(
+                                                 broadcast.getDimensions(), d);
+                                           })) {
+        phaseInit = linalg::BroadcastOp::create(rewriter, loc,
+                                                broadcast.getInput(), empty,
+                                                broadcast.getDimensions())
+                        ->getResult(0);
+      } else {
+        phaseInit =
+            linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
+        addInit = true;
+      }
+      auto phaseConv = ConvOp::create(
+          rewriter, loc, TypeRange{empty.getType()}, ValueRange{read, taps},
+          ValueRange{phaseInit}, vectorAttr(SmallVector<int64_t>(spatial, 1)),
+          vectorAttr(phaseDilations));
+      Value phaseResult = phaseConv->getResult(0);
+      if (addInit) {
+        Value initSlice = tensor::ExtractSliceOp::create(
+            rewriter, loc, init, outOffsets, outSizes, outStrides);
+        AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+        SmallVector<AffineMap> maps(3, identity);
+        phaseResult =
+            linalg::GenericOp::create(
+                rewriter, loc, TypeRange{empty.getType()},
+                ValueRange{initSlice, phaseResult}, ValueRange{empty}, maps,
+                SmallVector<utils::IteratorType>(
+                    rank, utils::IteratorType::parallel),
+                [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                  linalg::YieldOp::create(
+                      nested, nestedLoc,
+                      arith::AddFOp::create(nested, nestedLoc, args[0],
+                                            args[1])
+                          .getResult());
+                })
+                .getResult(0);
+      }
+      result = tensor::InsertSliceOp::create(rewriter, loc, phaseResult,
+                                             result, outOffsets, outSizes,
+                                             outStrides);
+    }
+    // Next combination (odometer over the spatial dimensions).
+    int64_t i = spatial - 1;
+    while (i >= 0 && ++combination[i] == strides[2 + i]) {
+      combination[i] = 0;
+      --i;
+    }
+    if (i < 0)
+      break;
+  }
+  rewriter.replaceOp(conv, result);
+  return success();
+}
+
+struct DecomposeTransposedConvolutionsPass
+    : ke::impl::KeDecomposeTransposedConvolutionsBase<
+          DecomposeTransposedConvolutionsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> convs;
+    getOperation().walk([&](Operation *op) {
+      if (isa<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
+              linalg::Conv3DNcdhwFcdhwOp>(op))
+        convs.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (Operation *op : convs) {
+      if (auto conv = dyn_cast<linalg::Conv1DNcwFcwOp>(op))
+        (void)decompose(rewriter, conv);
+      else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
+        (void)decompose(rewriter, conv);
+      else if (auto conv = dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op))
+        (void)decompose(rewriter, conv);
+    }
+  }
+};
+} // namespace

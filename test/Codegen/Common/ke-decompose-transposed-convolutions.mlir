@@ -1,0 +1,90 @@
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-decompose-transposed-convolutions))' | FileCheck %s
+
+// A 1-D transposed convolution with stride 2 and dilation 2 as torch-mlir
+// writes it: the input spread into a zero fill at offset 3 with stride 2,
+// then a dilated convolution. Output o reads spread[o + 2k] = x[(o + 2k -
+// 3) / 2], a whole number only for odd o: the odd outputs are one dense
+// convolution over x (padded by one on each side, dilation 1, all three
+// taps), written with stride 2 from offset 1; the even ones keep the
+// init's zeros.
+// CHECK-LABEL: func.func @spread_1d
+// CHECK:         %[[ZERO:.*]] = arith.constant 0.0
+// CHECK:         %[[PADDED:.*]] = tensor.pad %arg0 low[0, 0, 1] high[0, 0, 1]
+// CHECK:           tensor.yield %[[ZERO]]
+// CHECK:         %[[READ:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 0] [2, 4, 34] [1, 1, 1]
+// CHECK:         %[[TAPS:.*]] = tensor.extract_slice %arg1[0, 0, 0] [8, 4, 3] [1, 1, 1]
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x8x32xf32>)
+// CHECK:         %[[CONV:.*]] = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%[[READ]], %[[TAPS]] : tensor<2x4x34xf32>, tensor<8x4x3xf32>) outs(%[[INIT]] : tensor<2x8x32xf32>)
+// CHECK:         %[[OUT:.*]] = tensor.insert_slice %[[CONV]] into %{{.*}}[0, 0, 1] [2, 8, 32] [1, 1, 2] : tensor<2x8x32xf32> into tensor<2x8x65xf32>
+// CHECK-NOT:     linalg.conv_1d_ncw_fcw
+// CHECK:         return %[[OUT]]
+func.func @spread_1d(%x: tensor<2x4x32xf32>, %w: tensor<8x4x3xf32>) -> tensor<2x8x65xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x69xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x69xf32>) -> tensor<2x4x69xf32>
+  %spread = tensor.insert_slice %x into %z[0, 0, 3] [2, 4, 32] [1, 1, 2] : tensor<2x4x32xf32> into tensor<2x4x69xf32>
+  %oe = tensor.empty() : tensor<2x8x65xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x8x65xf32>) -> tensor<2x8x65xf32>
+  %r = linalg.conv_1d_ncw_fcw {dilations = dense<2> : vector<1xi64>, strides = dense<1> : vector<1xi64>}
+      ins(%spread, %w : tensor<2x4x69xf32>, tensor<8x4x3xf32>) outs(%o : tensor<2x8x65xf32>) -> tensor<2x8x65xf32>
+  return %r : tensor<2x8x65xf32>
+}
+
+// -----
+
+// Stride 2, dilation 1, offset 1 in 2-D with a bias: along each dimension
+// the even outputs read tap 1 and the odd ones taps 0 and 2 (every other
+// tap): four convolutions (1x1, 1x2, 2x1, 2x2 taps), each starting from
+// the bias broadcast at its phase's shape.
+// CHECK-LABEL: func.func @spread_2d_bias
+// CHECK:         %[[BIAS:.*]] = linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<2x8x31x31xf32>)
+// CHECK:         tensor.extract_slice %arg1[0, 0, 1, 1] [8, 4, 1, 1] [1, 1, 2, 2]
+// CHECK:         linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<2x8x16x16xf32>)
+// CHECK:         linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} {{.*}} -> tensor<2x8x16x16xf32>
+// CHECK:         %[[R0:.*]] = tensor.insert_slice %{{.*}} into %[[BIAS]][0, 0, 0, 0] [2, 8, 16, 16] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %arg1[0, 0, 1, 0] [8, 4, 1, 2] [1, 1, 2, 2]
+// CHECK:         %[[R1:.*]] = tensor.insert_slice %{{.*}} into %[[R0]][0, 0, 0, 1] [2, 8, 16, 15] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %arg1[0, 0, 0, 1] [8, 4, 2, 1] [1, 1, 2, 2]
+// CHECK:         %[[R2:.*]] = tensor.insert_slice %{{.*}} into %[[R1]][0, 0, 1, 0] [2, 8, 15, 16] [1, 1, 2, 2]
+// CHECK:         tensor.extract_slice %arg1[0, 0, 0, 0] [8, 4, 2, 2] [1, 1, 2, 2]
+// CHECK:         linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<2x8x15x15xf32>)
+// CHECK:         %[[R3:.*]] = tensor.insert_slice %{{.*}} into %[[R2]][0, 0, 1, 1] [2, 8, 15, 15] [1, 1, 2, 2]
+// CHECK:         return %[[R3]]
+func.func @spread_2d_bias(%x: tensor<2x4x16x16xf32>, %w: tensor<8x4x3x3xf32>, %b: tensor<8xf32>) -> tensor<2x8x31x31xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x33x33xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x33x33xf32>) -> tensor<2x4x33x33xf32>
+  %spread = tensor.insert_slice %x into %z[0, 0, 1, 1] [2, 4, 16, 16] [1, 1, 2, 2] : tensor<2x4x16x16xf32> into tensor<2x4x33x33xf32>
+  %oe = tensor.empty() : tensor<2x8x31x31xf32>
+  %o = linalg.broadcast ins(%b : tensor<8xf32>) outs(%oe : tensor<2x8x31x31xf32>) dimensions = [0, 2, 3]
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%spread, %w : tensor<2x4x33x33xf32>, tensor<8x4x3x3xf32>) outs(%o : tensor<2x8x31x31xf32>) -> tensor<2x8x31x31xf32>
+  return %r : tensor<2x8x31x31xf32>
+}
+
+// -----
+
+// Plain padding (stride 1 everywhere) is left alone, and so is a spread
+// into anything but zeros.
+// CHECK-LABEL: func.func @not_spread
+// CHECK-COUNT-2: linalg.conv_1d_ncw_fcw {dilations = dense<1>
+// CHECK-NOT:     tensor.pad
+func.func @not_spread(%x: tensor<2x4x32xf32>, %w: tensor<8x4x3xf32>) -> (tensor<2x8x34xf32>, tensor<2x8x63xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<2x4x36xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x36xf32>) -> tensor<2x4x36xf32>
+  %padded = tensor.insert_slice %x into %z[0, 0, 2] [2, 4, 32] [1, 1, 1] : tensor<2x4x32xf32> into tensor<2x4x36xf32>
+  %oe = tensor.empty() : tensor<2x8x34xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x8x34xf32>) -> tensor<2x8x34xf32>
+  %r = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>}
+      ins(%padded, %w : tensor<2x4x36xf32>, tensor<8x4x3xf32>) outs(%o : tensor<2x8x34xf32>) -> tensor<2x8x34xf32>
+  %e1 = tensor.empty() : tensor<2x4x65xf32>
+  %ones = linalg.fill ins(%one : f32) outs(%e1 : tensor<2x4x65xf32>) -> tensor<2x4x65xf32>
+  %spread = tensor.insert_slice %x into %ones[0, 0, 1] [2, 4, 32] [1, 1, 2] : tensor<2x4x32xf32> into tensor<2x4x65xf32>
+  %oe1 = tensor.empty() : tensor<2x8x63xf32>
+  %o1 = linalg.fill ins(%zero : f32) outs(%oe1 : tensor<2x8x63xf32>) -> tensor<2x8x63xf32>
+  %r1 = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>}
+      ins(%spread, %w : tensor<2x4x65xf32>, tensor<8x4x3xf32>) outs(%o1 : tensor<2x8x63xf32>) -> tensor<2x8x63xf32>
+  return %r, %r1 : tensor<2x8x34xf32>, tensor<2x8x63xf32>
+}
