@@ -98,7 +98,9 @@ def KeTileParallelLoopsForGPU : Pass<"ke-tile-parallel-loops-for-gpu", "mlir::fu
     `ke.gpu_block_tile` if it has one (the GPU schedule knob the search
     varies), else `block-tile` if given, else a block of 32 to 256 threads
     (the most that still leaves `min-blocks` blocks: twice the SMs of the target, 264 on an H100),
-    up to a warp along x (the innermost loop), the rest along y. Bounds are
+    up to a warp along x (the innermost loop), the rest along the next
+    loops outward, none given more threads than the power of two at or
+    above its trip count (a unit loop gets one). Bounds are
     checked inside the block, so sizes need not divide the trip counts.
     First the dimension that indexes the innermost (contiguous) dimension
     of the buffer the loop's body stores to moves last, so that
