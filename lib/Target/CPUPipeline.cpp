@@ -42,17 +42,21 @@ constexpr llvm::StringLiteral kResultsToOutParams =
 constexpr llvm::StringLiteral kDeallocate =
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
 
+/// Strided copies (a padded input's interior, a transposed convolution's
+/// output phases) become loops, not memrefCopy's element-by-element walk.
 /// scf.forall (multi-threaded tiles of a schedule) becomes OpenMP; kernels
 /// without it are unaffected. n-D vector transfers are unrolled into 1-D
 /// ones: lowered through a buffer instead, each needs a stack temporary that
 /// lands inside the loop nest and overflows the stack over many iterations.
 constexpr llvm::StringLiteral kLoops =
-    "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
+    "func.func(ke-copies-to-linalg{strided-only=true},"
+    "convert-linalg-to-loops,lower-vector-multi-reduction,"
     "canonicalize),convert-vector-to-scf{full-unroll=true},scf-forall-to-parallel,"
     "convert-scf-to-openmp,";
 /// Without a thread runtime scf.forall runs sequentially.
 constexpr llvm::StringLiteral kSequentialLoops =
-    "func.func(convert-linalg-to-loops,lower-vector-multi-reduction,"
+    "func.func(ke-copies-to-linalg{strided-only=true},"
+    "convert-linalg-to-loops,lower-vector-multi-reduction,"
     "canonicalize),convert-vector-to-scf{full-unroll=true},scf-forall-to-for,";
 
 /// The reference's loops: kLoops with the outer parallel dimensions of

@@ -31,7 +31,7 @@
 //   passes do nothing;
 // - host-side temporaries go through _mlir_memref_to_llvm_alloc, which the
 //   runtime serves with device memory, so kernels can read them; copies
-//   between buffers become linalg.copy (ke-copies-to-linalg-for-gpu), so
+//   between buffers become linalg.copy (ke-copies-to-linalg), so
 //   GPU threads make them, not a host memcpy on device pointers; loops
 //   left sequential at the top of the function (a reduction to a scalar)
 //   become one-thread kernels (ke-wrap-host-loops-for-gpu); asserts in
@@ -118,7 +118,7 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "buffer-results-to-out-params{{modify-public-functions "
              "hoist-static-allocs},canonicalize,buffer-deallocation-pipeline,"
              "canonicalize,func.func(ke-hoist-allocations-to-entry,"
-             "ke-copies-to-linalg-for-gpu,scf-forall-to-parallel),"
+             "ke-copies-to-linalg,scf-forall-to-parallel),"
              "{1}convert-linalg-to-parallel-loops,"
              "func.func(ke-wrap-host-loops-for-gpu,{0},"
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"

@@ -1,4 +1,5 @@
-// RUN: ke-opt %s --split-input-file --ke-copies-to-linalg-for-gpu | FileCheck %s
+// RUN: ke-opt %s --split-input-file --ke-copies-to-linalg | FileCheck %s
+// RUN: ke-opt %s --split-input-file --ke-copies-to-linalg=strided-only=true | FileCheck %s --check-prefix=STRIDED
 
 // A copy into a strided view (what bufferization writes for an insert into
 // a padded buffer) becomes a linalg.copy of the same operands.
@@ -26,3 +27,12 @@ func.func @whole(%src: memref<16xf32>, %dst: memref<16xf32>, %i: index) -> f32 {
   %v = memref.load %dst[%i] : memref<16xf32>
   return %v : f32
 }
+
+// With strided-only (the CPU's), the copy into the strided view becomes a
+// linalg.copy (memrefCopy would walk it element by element) and the
+// contiguous whole-buffer copy stays a memref.copy (a memcpy).
+// STRIDED-LABEL: func.func @strided
+// STRIDED:         linalg.copy
+// STRIDED-LABEL: func.func @whole
+// STRIDED:         memref.copy
+// STRIDED-NOT:     linalg.copy
