@@ -9,14 +9,20 @@
 
 using namespace mlir;
 
+/// Whether every operand of `op` reads a plain subset of its loops.
+static bool hasProjectedPermutationMaps(linalg::LinalgOp op) {
+  return llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+    return map.isProjectedPermutation();
+  });
+}
+
 linalg::LinalgOp ke::collapseReductionLoops(RewriterBase &rewriter,
                                             linalg::LinalgOp op) {
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
   if (!isa<linalg::GenericOp>(op) || !op.hasPureTensorSemantics() ||
       reductions.size() < 2 || op.hasIndexSemantics() ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+      !hasProjectedPermutationMaps(op))
     return nullptr;
   for (auto [index, loop] : llvm::enumerate(reductions))
     if (loop != reductions.front() + index)
@@ -37,8 +43,7 @@ linalg::LinalgOp ke::collapseInnermostReductionLoops(RewriterBase &rewriter,
                                                      linalg::LinalgOp op) {
   if (!isa<linalg::GenericOp>(op) || !op.hasPureTensorSemantics() ||
       op.hasIndexSemantics() ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+      !hasProjectedPermutationMaps(op))
     return nullptr;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   int64_t last = static_cast<int64_t>(iterators.size()) - 1;
@@ -110,8 +115,7 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!generic || !op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
       op->getNumResults() != 1 || op.getNumDpsInits() != 1 || chunks < 2 ||
-      !llvm::all_of(op.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+      !hasProjectedPermutationMaps(op))
     return failure();
   unsigned numLoops = op.getNumLoops();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();

@@ -44,14 +44,12 @@ struct SplitReductionsForGPUPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : reductions) {
-      // All the reduction loops into one if the operands allow it, else
-      // the innermost run of them (a norm's statistics over (n, h, w) per
-      // channel: h and w).
-      if (linalg::LinalgOp collapsed = ke::collapseReductionLoops(rewriter, op))
+      // The innermost run of reduction loops into one (all of them when
+      // they are consecutive and the operands allow it; a norm's
+      // statistics over (n, h, w) per channel: h and w).
+      if (linalg::LinalgOp collapsed =
+              ke::collapseInnermostReductionLoops(rewriter, op))
         op = collapsed;
-      else if (linalg::LinalgOp inner =
-                   ke::collapseInnermostReductionLoops(rewriter, op))
-        op = inner;
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
       if (iterators.back() != utils::IteratorType::reduction)
         continue;

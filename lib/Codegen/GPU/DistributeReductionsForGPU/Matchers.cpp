@@ -147,10 +147,11 @@ int64_t chooseThreads(int64_t rowLength, int64_t limit) {
   return std::clamp<int64_t>(threads, 32, limit);
 }
 
-Value emitElement(OpBuilder &builder, Location loc,
-                  const RowReduction &reduction, ValueRange ivs) {
-  linalg::LinalgOp op = reduction.op;
-  IRMapping mapping;
+/// Maps `op`'s input arguments to their loads at `ivs` (scalar operands to
+/// themselves) and clones its body into `builder` up to `stop` (the whole
+/// body when null), linalg.index becoming the iv.
+static void cloneBodyAt(OpBuilder &builder, Location loc, linalg::LinalgOp op,
+                        ValueRange ivs, IRMapping &mapping, Operation *stop) {
   for (OpOperand *input : op.getDpsInputOperands()) {
     BlockArgument argument = op.getMatchingBlockArgument(input);
     Value source = input->get();
@@ -164,7 +165,7 @@ Value emitElement(OpBuilder &builder, Location loc,
                                        op.getMatchingIndexingMap(input), ivs)));
   }
   for (Operation &nested : op.getBlock()->without_terminator()) {
-    if (&nested == reduction.combiner)
+    if (&nested == stop)
       break;
     if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
       mapping.map(index.getResult(), ivs[index.getDim()]);
@@ -172,6 +173,13 @@ Value emitElement(OpBuilder &builder, Location loc,
     }
     builder.clone(nested, mapping);
   }
+}
+
+Value emitElement(OpBuilder &builder, Location loc,
+                  const RowReduction &reduction, ValueRange ivs) {
+  linalg::LinalgOp op = reduction.op;
+  IRMapping mapping;
+  cloneBodyAt(builder, loc, op, ivs, mapping, reduction.combiner);
   BlockArgument accumulator = op.getRegionOutputArgs().front();
   Value folded = reduction.combiner->getOperand(0) == accumulator
                      ? reduction.combiner->getOperand(1)
@@ -183,30 +191,31 @@ SmallVector<Value> emitBody(OpBuilder &builder, Location loc,
                             linalg::LinalgOp op, ValueRange ivs,
                             ValueRange accumulators) {
   IRMapping mapping;
-  for (OpOperand *input : op.getDpsInputOperands()) {
-    BlockArgument argument = op.getMatchingBlockArgument(input);
-    Value source = input->get();
-    if (!isa<MemRefType>(source.getType())) {
-      mapping.map(argument, source); // a scalar operand
-      continue;
-    }
-    mapping.map(argument, memref::LoadOp::create(
-                              builder, loc, source,
-                              applyMap(builder, loc,
-                                       op.getMatchingIndexingMap(input), ivs)));
-  }
   mapping.map(op.getRegionOutputArgs(), accumulators);
-  for (Operation &nested : op.getBlock()->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(nested)) {
-      mapping.map(index.getResult(), ivs[index.getDim()]);
-      continue;
-    }
-    builder.clone(nested, mapping);
-  }
+  cloneBodyAt(builder, loc, op, ivs, mapping, /*stop=*/nullptr);
   SmallVector<Value> results;
   for (Value yielded : op.getBlock()->getTerminator()->getOperands())
     results.push_back(mapping.lookupOrDefault(yielded));
   return results;
+}
+
+SmallVector<Value> interleaveIvs(linalg::LinalgOp op, ValueRange rowIvs,
+                                 ValueRange reductionIvs) {
+  SmallVector<Value> ivs;
+  unsigned row = 0, reduced = 0;
+  for (utils::IteratorType iterator : op.getIteratorTypesArray())
+    ivs.push_back(iterator == utils::IteratorType::reduction
+                      ? reductionIvs[reduced++]
+                      : rowIvs[row++]);
+  return ivs;
+}
+
+void splitLoopBounds(linalg::LinalgOp op, SmallVectorImpl<int64_t> &rowShape,
+                     SmallVectorImpl<int64_t> &reductionShape) {
+  for (auto [bound, iterator] : llvm::zip_equal(op.getStaticLoopRanges(),
+                                                op.getIteratorTypesArray()))
+    (iterator == utils::IteratorType::reduction ? reductionShape : rowShape)
+        .push_back(bound);
 }
 
 Value combine(OpBuilder &builder, const RowReduction &reduction, Value lhs,

@@ -94,6 +94,18 @@ llvm::SmallVector<mlir::Value> emitBody(mlir::OpBuilder &builder,
                                         mlir::ValueRange ivs,
                                         mlir::ValueRange accumulators);
 
+/// The ivs of `op`'s loops in its order: the parallel loops' from `rowIvs`,
+/// the reduction loops' from `reductionIvs`.
+llvm::SmallVector<mlir::Value> interleaveIvs(mlir::linalg::LinalgOp op,
+                                             mlir::ValueRange rowIvs,
+                                             mlir::ValueRange reductionIvs);
+
+/// `op`'s static loop bounds split into its parallel loops' (the rows) and
+/// its reduction loops', each in loop order.
+void splitLoopBounds(mlir::linalg::LinalgOp op,
+                     llvm::SmallVectorImpl<int64_t> &rowShape,
+                     llvm::SmallVectorImpl<int64_t> &reductionShape);
+
 /// `combiner` of `reduction` applied to (lhs, rhs).
 mlir::Value combine(mlir::OpBuilder &builder, const RowReduction &reduction,
                     mlir::Value lhs, mlir::Value rhs);

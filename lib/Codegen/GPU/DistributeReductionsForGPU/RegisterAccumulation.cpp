@@ -84,12 +84,7 @@ void accumulateInRegisters(const RowReduction &reduction,
     parallelSteps.push_back(one);
   }
   auto merge = [&](ValueRange parallel, ValueRange reductions) {
-    SmallVector<Value> ivs;
-    unsigned p = 0, r = 0;
-    for (utils::IteratorType iterator : iterators)
-      ivs.push_back(iterator == utils::IteratorType::reduction ? reductions[r++]
-                                                               : parallel[p++]);
-    return ivs;
+    return interleaveIvs(op, parallel, reductions);
   };
   // Accumulators point-major, one per output of the op.
   unsigned numInits = op.getNumDpsInits();

@@ -33,25 +33,10 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
   linalg::LinalgOp op = reduction.op;
   Location loc = op.getLoc();
   OpBuilder builder(op);
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<int64_t> rowShape, reductionShape;
-  for (auto [bound, iterator] :
-       llvm::zip_equal(bounds, op.getIteratorTypesArray()))
-    (iterator == utils::IteratorType::reduction ? reductionShape : rowShape)
-        .push_back(bound);
+  splitLoopBounds(op, rowShape, reductionShape);
   int64_t rowLength = ke::getReductionLength(op);
   int64_t threads = chooseThreads(rowLength, threadLimit);
-  // The loops' ivs in the op's order: the row's from `rowIvs`, the
-  // reduction loops' from `reductionIvs`.
-  auto interleave = [&](ValueRange rowIvs, ValueRange reductionIvs) {
-    SmallVector<Value> ivs;
-    unsigned row = 0, reduced = 0;
-    for (utils::IteratorType iterator : op.getIteratorTypesArray())
-      ivs.push_back(iterator == utils::IteratorType::reduction
-                        ? reductionIvs[reduced++]
-                        : rowIvs[row++]);
-    return ivs;
-  };
   // One block per output element: its indices from the block id.
   auto [thread, ivs] = launchPerRow(builder, loc, rowShape, threads);
   auto constant = [&](int64_t value) -> Value {
@@ -63,8 +48,9 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> elementIvs = interleave(
-        ivs, delinearize(builder, loc, loop.getInductionVar(), reductionShape));
+    SmallVector<Value> elementIvs = interleaveIvs(
+        op, ivs,
+        delinearize(builder, loc, loop.getInductionVar(), reductionShape));
     Value element = emitElement(builder, loc, reduction, elementIvs);
     Value partial = loop.getRegionIterArgs().front();
     scf::YieldOp::create(builder, loc,
@@ -84,7 +70,7 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
     OpOperand *init = op.getDpsInitOperand(0);
     // The output ignores the reduction loops.
     SmallVector<Value> zeros(reductionShape.size(), constant(0));
-    SmallVector<Value> outputIvs = interleave(ivs, zeros);
+    SmallVector<Value> outputIvs = interleaveIvs(op, ivs, zeros);
     SmallVector<Value> indices =
         applyMap(builder, loc, op.getMatchingIndexingMap(init), outputIvs);
     Value old = reduction.fill

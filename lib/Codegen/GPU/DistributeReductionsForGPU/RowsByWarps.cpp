@@ -33,23 +33,11 @@ void distributeByWarps(const RowReduction &reduction, int64_t rowsPerBlock) {
   Location loc = op.getLoc();
   OpBuilder builder(op);
   SmallVector<int64_t> rowShape, reductionShape;
-  for (auto [bound, iterator] : llvm::zip_equal(op.getStaticLoopRanges(),
-                                                op.getIteratorTypesArray()))
-    (iterator == utils::IteratorType::reduction ? reductionShape : rowShape)
-        .push_back(bound);
+  splitLoopBounds(op, rowShape, reductionShape);
   int64_t rows = 1;
   for (int64_t bound : rowShape)
     rows *= bound;
   int64_t rowLength = ke::getReductionLength(op);
-  auto interleave = [&](ValueRange rowIvs, ValueRange reductionIvs) {
-    SmallVector<Value> ivs;
-    unsigned row = 0, reduced = 0;
-    for (utils::IteratorType iterator : op.getIteratorTypesArray())
-      ivs.push_back(iterator == utils::IteratorType::reduction
-                        ? reductionIvs[reduced++]
-                        : rowIvs[row++]);
-    return ivs;
-  };
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
   };
@@ -77,9 +65,9 @@ void distributeByWarps(const RowReduction &reduction, int64_t rowsPerBlock) {
   {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(loop.getBody());
-    SmallVector<Value> elementIvs =
-        interleave(rowIvs, delinearize(builder, loc, loop.getInductionVar(),
-                                       reductionShape));
+    SmallVector<Value> elementIvs = interleaveIvs(
+        op, rowIvs,
+        delinearize(builder, loc, loop.getInductionVar(), reductionShape));
     Value element = emitElement(builder, loc, reduction, elementIvs);
     scf::YieldOp::create(builder, loc,
                          fold(builder, reduction, loop.getRegionIterArgs()[0],
@@ -100,8 +88,9 @@ void distributeByWarps(const RowReduction &reduction, int64_t rowsPerBlock) {
   builder.setInsertionPointToStart(ifFirst.thenBlock());
   OpOperand *init = op.getDpsInitOperand(0);
   SmallVector<Value> zeros(reductionShape.size(), constant(0));
-  SmallVector<Value> indices = applyMap(
-      builder, loc, op.getMatchingIndexingMap(init), interleave(rowIvs, zeros));
+  SmallVector<Value> indices =
+      applyMap(builder, loc, op.getMatchingIndexingMap(init),
+               interleaveIvs(op, rowIvs, zeros));
   Value old = reduction.fill
                   ? reduction.fillValue
                   : memref::LoadOp::create(builder, loc, init->get(), indices)
