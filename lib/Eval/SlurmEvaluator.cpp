@@ -2,6 +2,7 @@
 
 #include "ke/Eval/SlurmEvaluator.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -123,6 +124,22 @@ SlurmEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
     llvm::sys::fs::remove(output);
     return llvm::StringRef(text).trim().split('\n').first.str();
   };
+  // A cancelled job stays COMPLETING while its step's processes are killed,
+  // and srun may exit before slurmstepd's "CANCELLED" line reaches it: wait
+  // (briefly) for the state Slurm ends the job with.
+  auto finalJobState = [&](const std::string &jobName) -> std::string {
+    static constexpr llvm::StringLiteral kTransient[] = {
+        "COMPLETING", "RUNNING", "PENDING", "CONFIGURING", "SIGNALING",
+        "STAGE_OUT", "SUSPENDED"};
+    auto deadline = Clock::now() + std::chrono::seconds(15);
+    while (true) {
+      std::string state = jobState(jobName);
+      llvm::StringRef name = llvm::StringRef(state).split('|').first;
+      if (!llvm::is_contained(kTransient, name) || Clock::now() > deadline)
+        return state;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+  };
 
   auto launch = [&](size_t index, unsigned attempt) {
     const EvaluationRequest &request = requests[index];
@@ -218,7 +235,7 @@ SlurmEvaluator::evaluate(llvm::ArrayRef<EvaluationRequest> requests) {
       // No verdict: ask Slurm how the job ended, else read srun's errors.
       std::string clusterFailure;
       if (llvm::StringRef(report).trim().empty()) {
-        clusterFailure = describeClusterJobState(jobState(job.jobName));
+        clusterFailure = describeClusterJobState(finalJobState(job.jobName));
         if (clusterFailure.empty())
           clusterFailure = findClusterFailure(errors);
       }
