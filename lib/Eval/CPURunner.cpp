@@ -12,6 +12,7 @@
 
 #include "ke/Eval/CPURunner.h"
 #include "ke/Eval/CrashContainment.h"
+#include "ke/Eval/KernelHeap.h"
 #include "ke/Eval/ProbeRuntime.h"
 
 #include "ke/Eval/PrepareForLowering.h"
@@ -180,6 +181,9 @@ CPUKernel::compile(func::FuncOp function, const ke::LowerCPUOptions &options,
         llvm::JITSymbolFlags::Exported};
     symbols[interner("aligned_alloc")] = {
         llvm::orc::ExecutorAddr::fromPtr(getCheckedAlignedAllocAddress()),
+        llvm::JITSymbolFlags::Exported};
+    symbols[interner("free")] = {
+        llvm::orc::ExecutorAddr::fromPtr(getKernelFreeAddress()),
         llvm::JITSymbolFlags::Exported};
     return symbols;
   });
@@ -350,6 +354,6 @@ llvm::Error CPUKernel::run(llvm::ArrayRef<HostTensor> inputs,
     results->push_back(std::move(value));
   }
   for (void *pointer : toFree)
-    std::free(pointer);
+    freeToKernelHeap(pointer);
   return error;
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Eval/CrashContainment.h"
+#include "ke/Eval/KernelHeap.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -119,11 +120,13 @@ static void *checkAllocation(void *pointer, size_t bytes) {
 
 extern "C" {
 static void *keCheckedMalloc(size_t bytes) {
-  return checkAllocation(std::malloc(bytes), bytes);
+  return checkAllocation(
+      allocateFromKernelHeap(alignof(std::max_align_t), bytes), bytes);
 }
 static void *keCheckedAlignedAlloc(size_t alignment, size_t bytes) {
-  return checkAllocation(std::aligned_alloc(alignment, bytes), bytes);
+  return checkAllocation(allocateFromKernelHeap(alignment, bytes), bytes);
 }
+static void keFree(void *pointer) { freeToKernelHeap(pointer); }
 }
 
 void *ke::eval::getCheckedMallocAddress() {
@@ -131,6 +134,9 @@ void *ke::eval::getCheckedMallocAddress() {
 }
 void *ke::eval::getCheckedAlignedAllocAddress() {
   return reinterpret_cast<void *>(&keCheckedAlignedAlloc);
+}
+void *ke::eval::getKernelFreeAddress() {
+  return reinterpret_cast<void *>(&keFree);
 }
 
 #if defined(__has_feature)

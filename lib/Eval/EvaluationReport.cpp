@@ -45,6 +45,8 @@ json::Value EvaluationReport::toJSON() const {
   object["time_source"] = timeSource;
   if (!outputs.empty())
     object["outputs"] = outputs;
+  if (!temporaries.empty())
+    object["temporaries"] = temporaries;
   if (!precision.empty())
     object["precision"] = precision;
   if (!implausibleTiming.empty())
@@ -127,6 +129,7 @@ EvaluationReport::fromJSON(const json::Value &value) {
   readString("error", report.error);
   readString("time_source", report.timeSource);
   readString("outputs", report.outputs);
+  readString("temporaries", report.temporaries);
   readString("precision", report.precision);
   readString("bound", report.bound);
   readString("not_runnable", report.notRunnable);

@@ -9,6 +9,7 @@
 #include "ke/Eval/PrepareForLowering.h"
 #include "ke/Eval/CPURunner.h"
 #include "ke/Eval/HardwareCounters.h"
+#include "ke/Eval/KernelHeap.h"
 #include "ke/Eval/ProbeRuntime.h"
 #include "ke/Eval/Roofline.h"
 #include "ke/Eval/TargetRunner.h"
@@ -16,6 +17,7 @@
 #include "ke/KeDialect.h"
 #include "ke/Support/DiagnosticCollector.h"
 #include "ke/Target/CPUPipeline.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -35,6 +37,7 @@ public:
     lowering.naive = options.naive;
     lowering.vectorWidth = options.vectorWidth;
     lowering.outParams = options.callerOutputs;
+    setKernelHeapReuse(options.reuseTemporaries);
   }
 
   llvm::Error compile(const KernelJob &kernelJob,
@@ -83,6 +86,10 @@ llvm::Error HostJITRunner::measure(llvm::ArrayRef<HostTensor> inputs,
     return llvm::Error::success();
   setEvaluationStage("timing");
   report.outputs = options.callerOutputs ? "caller" : "kernel";
+  report.temporaries = options.reuseTemporaries ? "reused" : "system";
+  // Checks poison reused temporaries; timed calls get them as they are.
+  setKernelHeapPoison(false);
+  auto poisonAgain = llvm::make_scope_exit([] { setKernelHeapPoison(true); });
   TimingOptions timingOptions;
   timingOptions.minSeconds = options.minTimeSeconds;
   llvm::Error runError = llvm::Error::success();

@@ -134,6 +134,14 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                "by every call, so a timed call measures the kernel) or kernel "
                "(each call allocates and returns fresh buffers)"),
       cl::cat(runCategory));
+  cl::opt<std::string> temporaries(
+      "temporaries", cl::init("reused"),
+      cl::desc("Where a CPU kernel's temporary buffers come from: reused (a "
+               "block the kernel frees is kept for its next allocation of "
+               "that size, as PyTorch's and IREE's caching allocators do, so "
+               "a timed call does not page-fault its temporaries in again) "
+               "or system (malloc and free as the C library does them)"),
+      cl::cat(runCategory));
   cl::opt<std::string> referenceCache(
       "reference-cache",
       cl::desc("Directory caching the reference's outputs per seed, so that "
@@ -258,6 +266,11 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                  << outputs << "'\n";
     return std::nullopt;
   }
+  if (temporaries != "reused" && temporaries != "system") {
+    llvm::errs() << "ke-run: --temporaries must be reused or system, found '"
+                 << temporaries << "'\n";
+    return std::nullopt;
+  }
   if (memoryLimit != 0 && memoryLimit < 256) {
     llvm::errs() << "ke-run: --memory-limit=" << memoryLimit
                  << " is out of range: 0 (no limit) or at least 256 MiB\n";
@@ -288,6 +301,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.timeoutSeconds = timeoutSeconds;
   options.naive = naive;
   options.callerOutputs = outputs == "caller";
+  options.reuseTemporaries = temporaries == "reused";
   options.vectorWidth = vectorWidth;
   options.referenceCache = referenceCache;
   options.referenceThreads = referenceThreads;

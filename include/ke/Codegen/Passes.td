@@ -602,7 +602,10 @@ def KeDecomposeTransposedConvolutions
     results are bit-identical); any other init is added after a
     convolution from zero. Phases whose taps all read zeros keep the init.
     Inputs spread with stride 1 along every dimension (plain padding) are
-    left alone.
+    left alone. Grouped convolutions
+    (`linalg.conv_2d_ngchw_{gfchw,fgchw}`) read the spread input with its
+    channels split into groups by a `tensor.expand_shape` after the insert;
+    their phases read the input itself split the same way.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

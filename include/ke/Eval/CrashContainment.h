@@ -48,12 +48,14 @@ runInChildProcess(llvm::MutableArrayRef<char> results, unsigned alarmSeconds,
 std::string setMemoryLimit(unsigned megabytes);
 
 /// The allocation functions generated kernels call (`malloc`,
-/// `aligned_alloc`, bound to these by the JIT): a failure under the memory
-/// limit ends runContained with "ran out of memory: an allocation of N MiB
-/// failed (the memory limit is L MiB)" instead of the SIGSEGV that the
-/// kernel's use of a null pointer would give.
+/// `aligned_alloc` and `free`, bound to these by the JIT), served by the
+/// kernel heap (KernelHeap.h): a failure under the memory limit ends
+/// runContained with "ran out of memory: an allocation of N MiB failed (the
+/// memory limit is L MiB)" instead of the SIGSEGV that the kernel's use of a
+/// null pointer would give.
 void *getCheckedMallocAddress();
 void *getCheckedAlignedAllocAddress();
+void *getKernelFreeAddress();
 
 } // namespace ke::eval
 

@@ -50,6 +50,9 @@ struct EvaluationOptions {
   /// CPU kernels write into result buffers the caller allocates once
   /// (destination-passing style), instead of returning fresh ones.
   bool callerOutputs = true;
+  /// CPU kernels' freed temporaries are kept for their next allocation
+  /// (KernelHeap.h) instead of going back to the system.
+  bool reuseTemporaries = true;
   int64_t vectorWidth = 8;
   std::string referenceCache; ///< directory of the reference's outputs
   /// Threads the reference's parallel loops run on (its results do not

@@ -50,6 +50,9 @@ struct EvaluationReport {
   /// Who provided the result buffers of the timed calls: "caller" or
   /// "kernel" (host-JIT targets; empty elsewhere).
   std::string outputs;
+  /// Where the timed calls' temporaries came from: "reused" (blocks kept
+  /// from the previous call) or "system" (host-JIT targets; empty elsewhere).
+  std::string temporaries;
   /// The arithmetic the kernel allowed: "ieee", or "tf32" (f32 products on
   /// TF32 tensor cores, checked with TF32's tolerance).
   std::string precision;

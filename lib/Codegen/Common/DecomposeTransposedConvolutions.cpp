@@ -72,7 +72,11 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
     return failure();
   Value spread = conv.getInputs()[0], filter = conv.getInputs()[1],
         init = conv.getOutputs()[0];
-  auto insert = spread.template getDefiningOp<tensor::InsertSliceOp>();
+  // A grouped convolution reads the spread input with its channels split
+  // into groups (tensor.expand_shape after the insert).
+  auto expand = spread.template getDefiningOp<tensor::ExpandShapeOp>();
+  auto insert = (expand ? expand.getSrc() : spread)
+                    .template getDefiningOp<tensor::InsertSliceOp>();
   if (!insert)
     return failure();
   auto fill = insert.getDest().template getDefiningOp<linalg::FillOp>();
@@ -80,41 +84,69 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
     return failure();
   Value input = insert.getSource();
   auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  auto insertedType = dyn_cast<RankedTensorType>(insert.getType());
   auto spreadType = dyn_cast<RankedTensorType>(spread.getType());
   auto filterType = dyn_cast<RankedTensorType>(filter.getType());
   auto outputType = dyn_cast<RankedTensorType>(init.getType());
-  if (!inputType || !spreadType || !filterType || !outputType ||
-      !inputType.hasStaticShape() || !spreadType.hasStaticShape() ||
-      !filterType.hasStaticShape() || !outputType.hasStaticShape() ||
+  if (!inputType || !insertedType || !spreadType || !filterType ||
+      !outputType || !inputType.hasStaticShape() ||
+      !spreadType.hasStaticShape() || !filterType.hasStaticShape() ||
+      !outputType.hasStaticShape() ||
       ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
       ShapedType::isDynamicShape(insert.getStaticStrides()) ||
-      inputType.getRank() != spreadType.getRank())
+      inputType.getRank() != insertedType.getRank())
     return failure();
-  int64_t rank = inputType.getRank();
-  int64_t spatial = rank - 2;
-  ArrayRef<int64_t> offsets = insert.getStaticOffsets();
-  ArrayRef<int64_t> strides = insert.getStaticStrides();
-  // Batch and channels copied whole.
-  for (int64_t d = 0; d < 2; ++d)
-    if (offsets[d] != 0 || strides[d] != 1 ||
-        inputType.getDimSize(d) != spreadType.getDimSize(d))
-      return failure();
   SmallVector<int64_t> convStrides(conv.getStrides().template getValues<int64_t>());
   SmallVector<int64_t> dilations(conv.getDilations().template getValues<int64_t>());
+  int64_t rank = spreadType.getRank();
+  int64_t spatial = static_cast<int64_t>(dilations.size());
+  // Batch, groups and channels come first and are copied whole.
+  int64_t leading = rank - spatial;
+  int64_t insertedLeading = insertedType.getRank() - spatial;
+  ArrayRef<int64_t> insertOffsets = insert.getStaticOffsets();
+  ArrayRef<int64_t> insertStrides = insert.getStaticStrides();
+  for (int64_t d = 0; d < insertedLeading; ++d)
+    if (insertOffsets[d] != 0 || insertStrides[d] != 1 ||
+        inputType.getDimSize(d) != insertedType.getDimSize(d))
+      return failure();
+  // Offsets and strides of the insert along the convolution's dimensions.
+  SmallVector<int64_t> offsets(leading, 0), strides(leading, 1);
+  llvm::append_range(offsets, insertOffsets.drop_front(insertedLeading));
+  llvm::append_range(strides, insertStrides.drop_front(insertedLeading));
+  if (expand) {
+    // Only the leading dimensions may be split.
+    SmallVector<ReassociationIndices> groups =
+        expand.getReassociationIndices();
+    for (int64_t d = insertedLeading; d < insertedType.getRank(); ++d)
+      if (groups[d].size() != 1)
+        return failure();
+  }
   if (llvm::any_of(convStrides, [](int64_t s) { return s != 1; }) ||
-      llvm::all_of(strides.drop_front(2), [](int64_t s) { return s == 1; }))
+      llvm::all_of(ArrayRef<int64_t>(strides).drop_front(leading),
+                   [](int64_t s) { return s == 1; }))
     return failure();
 
   // The phases of every spatial dimension, then every combination.
+  int64_t filterLeading = filterType.getRank() - spatial;
   SmallVector<SmallVector<Phase>> phases(spatial);
   for (int64_t i = 0; i < spatial; ++i)
-    for (int64_t phase = 0; phase < strides[2 + i]; ++phase)
+    for (int64_t phase = 0; phase < strides[leading + i]; ++phase)
       phases[i].push_back(analyzePhase(
-          phase, strides[2 + i], offsets[2 + i], dilations[i],
-          filterType.getDimSize(2 + i), outputType.getDimSize(2 + i)));
+          phase, strides[leading + i], offsets[leading + i], dilations[i],
+          filterType.getDimSize(filterLeading + i), outputType.getDimSize(leading + i)));
 
   Location loc = conv.getLoc();
   rewriter.setInsertionPoint(conv);
+  if (expand) {
+    SmallVector<int64_t> expandedShape(spreadType.getShape());
+    for (int64_t i = 0; i < spatial; ++i)
+      expandedShape[leading + i] = inputType.getDimSize(insertedLeading + i);
+    input = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(expandedShape,
+                                             inputType.getElementType()),
+        input, expand.getReassociationIndices());
+    inputType = cast<RankedTensorType>(input.getType());
+  }
   Type elementType = inputType.getElementType();
   Value zero = arith::ConstantOp::create(rewriter, loc,
                                          rewriter.getZeroAttr(elementType));
@@ -136,26 +168,28 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
     }
     // Outputs that read only zeros keep their initial value (the bias).
     if (!empty && !readsZeros) {
-      SmallVector<OpFoldResult> outOffsets(2, rewriter.getIndexAttr(0)),
-          outSizes = {rewriter.getIndexAttr(outputType.getDimSize(0)),
-                      rewriter.getIndexAttr(outputType.getDimSize(1))},
-          outStrides(2, rewriter.getIndexAttr(1));
-      SmallVector<OpFoldResult> tapOffsets(2, rewriter.getIndexAttr(0)),
-          tapSizes = {rewriter.getIndexAttr(filterType.getDimSize(0)),
-                      rewriter.getIndexAttr(filterType.getDimSize(1))},
-          tapStrides(2, rewriter.getIndexAttr(1));
-      SmallVector<OpFoldResult> padLow(2, rewriter.getIndexAttr(0)),
-          padHigh(2, rewriter.getIndexAttr(0));
-      SmallVector<int64_t> paddedShape = {inputType.getDimSize(0),
-                                          inputType.getDimSize(1)};
-      SmallVector<int64_t> readOffsets = {0, 0};
-      SmallVector<int64_t> readSizes = {inputType.getDimSize(0),
-                                        inputType.getDimSize(1)};
+      // Leading dimensions whole.
+      SmallVector<OpFoldResult> outOffsets(leading, rewriter.getIndexAttr(0)),
+          outSizes, outStrides(leading, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> tapOffsets(filterLeading,
+                                           rewriter.getIndexAttr(0)),
+          tapSizes, tapStrides(filterLeading, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> padLow(leading, rewriter.getIndexAttr(0)),
+          padHigh(leading, rewriter.getIndexAttr(0));
+      SmallVector<int64_t> paddedShape, readSizes;
+      SmallVector<int64_t> readOffsets(leading, 0);
+      for (int64_t d = 0; d < leading; ++d) {
+        outSizes.push_back(rewriter.getIndexAttr(outputType.getDimSize(d)));
+        paddedShape.push_back(inputType.getDimSize(d));
+        readSizes.push_back(inputType.getDimSize(d));
+      }
+      for (int64_t d = 0; d < filterLeading; ++d)
+        tapSizes.push_back(rewriter.getIndexAttr(filterType.getDimSize(d)));
       SmallVector<int64_t> phaseDilations;
       bool padded = false;
       for (int64_t i = 0; i < spatial; ++i) {
         const Phase &p = *chosen[i];
-        int64_t stride = strides[2 + i];
+        int64_t stride = strides[leading + i];
         outOffsets.push_back(rewriter.getIndexAttr(combination[i]));
         outSizes.push_back(rewriter.getIndexAttr(p.outputs));
         outStrides.push_back(rewriter.getIndexAttr(stride));
@@ -166,7 +200,7 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
         // beyond the input it is zero (padding).
         int64_t first = p.base;
         int64_t last = p.base + p.outputs - 1 + p.dilation * (p.taps - 1);
-        int64_t size = inputType.getDimSize(2 + i);
+        int64_t size = inputType.getDimSize(leading + i);
         int64_t low = std::max<int64_t>(0, -first);
         int64_t high = std::max<int64_t>(0, last - (size - 1));
         padded |= low > 0 || high > 0;
@@ -199,8 +233,8 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
       // stores do not vectorize), started from the init's value where
       // that is a fill or a broadcast of a bias (the same arithmetic as
       // before), else from zero with the init added after.
-      SmallVector<int64_t> phaseShape = {outputType.getDimSize(0),
-                                         outputType.getDimSize(1)};
+      SmallVector<int64_t> phaseShape(
+          outputType.getShape().take_front(leading));
       for (const Phase *p : chosen)
         phaseShape.push_back(p->outputs);
       Value empty =
@@ -212,7 +246,7 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
                                            initFill.getInputs()[0], empty)
                         .getResult(0);
       } else if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>();
-                 broadcast && llvm::all_of(llvm::seq<int64_t>(2, rank),
+                 broadcast && llvm::all_of(llvm::seq<int64_t>(leading, rank),
                                            [&](int64_t d) {
                                              return llvm::is_contained(
                                                  broadcast.getDimensions(), d);
@@ -257,7 +291,7 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
     }
     // Next combination (odometer over the spatial dimensions).
     int64_t i = spatial - 1;
-    while (i >= 0 && ++combination[i] == strides[2 + i]) {
+    while (i >= 0 && ++combination[i] == strides[leading + i]) {
       combination[i] = 0;
       --i;
     }
@@ -275,7 +309,8 @@ struct DecomposeTransposedConvolutionsPass
     SmallVector<Operation *> convs;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
-              linalg::Conv3DNcdhwFcdhwOp>(op))
+              linalg::Conv3DNcdhwFcdhwOp, linalg::Conv2DNgchwGfchwOp,
+              linalg::Conv2DNgchwFgchwOp>(op))
         convs.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -285,6 +320,10 @@ struct DecomposeTransposedConvolutionsPass
       else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
         (void)decompose(rewriter, conv);
       else if (auto conv = dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op))
+        (void)decompose(rewriter, conv);
+      else if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
+        (void)decompose(rewriter, conv);
+      else if (auto conv = dyn_cast<linalg::Conv2DNgchwFgchwOp>(op))
         (void)decompose(rewriter, conv);
     }
   }

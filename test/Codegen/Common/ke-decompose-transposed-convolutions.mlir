@@ -88,3 +88,26 @@ func.func @not_spread(%x: tensor<2x4x32xf32>, %w: tensor<8x4x3xf32>) -> (tensor<
       ins(%spread, %w : tensor<2x4x65xf32>, tensor<8x4x3xf32>) outs(%o1 : tensor<2x8x63xf32>) -> tensor<2x8x63xf32>
   return %r, %r1 : tensor<2x8x34xf32>, tensor<2x8x63xf32>
 }
+
+// -----
+
+// A grouped transposed convolution: torch-mlir splits the spread input's
+// channels into groups (tensor.expand_shape after the insert). The phases
+// split the same way, over the input itself with its channels split.
+// CHECK-LABEL: func.func @spread_2d_grouped
+// CHECK:         %[[GROUPED:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 8, 8]
+// CHECK-COUNT-4: linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%{{.*}}, %{{.*}} : tensor<1x2x2x{{[0-9]+}}x{{[0-9]+}}xf32>, tensor<2x3x2x{{[12]}}x{{[12]}}xf32>)
+// CHECK:         tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 1, 1] [1, 2, 3, 7, 7] [1, 1, 1, 2, 2]
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
+func.func @spread_2d_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<2x3x2x3x3xf32>) -> tensor<1x2x3x15x15xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x17x17xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x17x17xf32>) -> tensor<1x4x17x17xf32>
+  %spread = tensor.insert_slice %x into %z[0, 0, 1, 1] [1, 4, 8, 8] [1, 1, 2, 2] : tensor<1x4x8x8xf32> into tensor<1x4x17x17xf32>
+  %grouped = tensor.expand_shape %spread [[0], [1, 2], [3], [4]] output_shape [1, 2, 2, 17, 17] : tensor<1x4x17x17xf32> into tensor<1x2x2x17x17xf32>
+  %oe = tensor.empty() : tensor<1x2x3x15x15xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x2x3x15x15xf32>) -> tensor<1x2x3x15x15xf32>
+  %r = linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%grouped, %w : tensor<1x2x2x17x17xf32>, tensor<2x3x2x3x3xf32>) outs(%o : tensor<1x2x3x15x15xf32>) -> tensor<1x2x3x15x15xf32>
+  return %r : tensor<1x2x3x15x15xf32>
+}
