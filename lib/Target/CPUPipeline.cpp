@@ -98,7 +98,7 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "ke-decompose-transposed-convolutions,"
       "ke-convolutions-to-channels-last,ke-decompose-aggregates,"
       "convert-elementwise-to-linalg,{0},{2}"
-      "ke-pack-contraction-panels{{panel-width={3}},"
+      "ke-pads-to-copies,ke-pack-contraction-panels{{panel-width={3}},"
       "ke-tile-and-vectorize{{vector-width={1} "
       "elementwise-vector-width={4}},canonicalize,cse)",
       kCPUFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),

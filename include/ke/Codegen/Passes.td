@@ -718,7 +718,15 @@ def KeFuseElementwiseOps : Pass<"ke-fuse-elementwise-ops", "mlir::func::FuncOp">
     does not depend on: front ends write attention's softmax as elementwise
     generics before `P x V`, and fused into it the softmax's division ran
     128 times per element (KernelBench's attention: 123 of its 132 ms).
-    Like upstream, producers with more than one use are never fused. A
+    A producer with more than one use is fused only when it is cheap
+    (as above), elementwise, and every user is a generic that reads each of
+    its elements once: each user then gets its own copy first (upstream's
+    fusion would keep the result as an extra result of the fused op, still
+    written out; a group norm's f64 copy of its input, read by its two
+    reductions, is 25 MB). Between two elementwise ops, a collapse then
+    an expand that is no single reshape (a group norm's [N, G, C/G*H*W]
+    view back to [N, C, H, W]) becomes an expand then a collapse through
+    the shape both refine ([N, G, C/G, H, W]), so that the two ops fuse. A
     reshape is not propagated into a contraction where that would split
     the contraction's columns (its output's innermost loop) or a reduction
     loop into several: a group norm's groups x channels view of a Linear's
@@ -731,6 +739,24 @@ def KeFuseElementwiseOps : Pass<"ke-fuse-elementwise-ops", "mlir::func::FuncOp">
     "::mlir::affine::AffineDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect"
   ];
+}
+
+def KePadsToCopies : Pass<"ke-pads-to-copies", "mlir::func::FuncOp"> {
+  let summary = "Write a tensor.pad's interior with a linalg.copy the schedule vectorizes";
+  let description = [{
+    On tensors, before the CPU schedule. A `tensor.pad` with a constant
+    padding value and static shapes becomes a `linalg.fill` of the padded
+    shape, a `linalg.copy` of the source into the fill's interior
+    (`tensor.extract_slice`) and a `tensor.insert_slice` of the copy back:
+    bufferization writes the copy in place, as it wrote the pad, but the
+    copy is now a linalg op that `ke-tile-and-vectorize` tiles, threads and
+    vectorizes. Bufferized as a pad, the interior is a strided
+    `memref.copy` lowered to scalar loops after every schedule ran
+    (KernelBench's 1-D max pool spent 2.8 of its 5.5 ms there). Pads with a
+    computed padding value or dynamic low padding are left alone.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
@@ -777,7 +803,12 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     its accumulator tile kept in registers across the reduction loops. Ops
     whose indexing maps use `mod` or `floordiv` are never tiled (tiling would
     take the wrong slices of their operands). Ops without results are left
-    alone. Ops whose bounds do
+    alone. Where the width does not divide the loop most data is
+    contiguous along and that loop is parallel and at least four vectors
+    long, the op is first split there (`linalg::splitOp`): whole vectors for the first
+    `vector-width * floor(n / vector-width)` iterations, an op of its own
+    for the rest (rows of 65535 vectorize along the rows, not down a
+    strided outer loop). Other ops whose bounds do
     not divide, ops on `i1` tensors (LLVM packs `vector<Nxi1>` into bits
     while memory holds a byte per `i1`), and ops the vectorizer rejects are
     left scalar: the result

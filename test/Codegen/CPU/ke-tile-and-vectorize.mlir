@@ -174,6 +174,31 @@ func.func @odd(%x: tensor<7xf32>, %init: tensor<7xf32>) -> tensor<7xf32> {
 
 // -----
 
+// A contiguous loop the width does not divide (rows of 65535, as an L2 norm
+// over rows has): the op splits into whole vectors along the rows (65528)
+// and an op of its own for the last 7 columns, instead of vectors down the
+// columns (each a gather of 8 rows).
+// CHECK-LABEL: func.func @unaligned_rows
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %c65528 step %{{.*}}
+// CHECK:           arith.divf %{{.*}} : vector<1x8xf32>
+// CHECK:         tensor.insert_slice %{{.*}}[0, 0] [64, 65528] [1, 1]
+// CHECK:         scf.for {{.*}} -> (tensor<64x7xf32>)
+// CHECK:         tensor.insert_slice %{{.*}}[0, 65528] [64, 7] [1, 1]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row_bcast = affine_map<(d0, d1) -> (d0, 0)>
+func.func @unaligned_rows(%x: tensor<64x65535xf32>, %n: tensor<64x1xf32>) -> tensor<64x65535xf32> {
+  %e = tensor.empty() : tensor<64x65535xf32>
+  %r = linalg.generic {indexing_maps = [#id2, #row_bcast, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %n : tensor<64x65535xf32>, tensor<64x1xf32>) outs(%e : tensor<64x65535xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<64x65535xf32>
+  return %r : tensor<64x65535xf32>
+}
+
+// -----
+
 // An im2col-like gather (a mod and a floordiv in the input's map): tiling
 // would slice the input at the map's values at the tile's bounds, which are
 // not its extremes, so the op is left untiled (plain loops, still correct).

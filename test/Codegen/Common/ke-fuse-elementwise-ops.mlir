@@ -163,3 +163,81 @@ func.func @expand_rows_of_matmul(%a: tensor<16x64xf32>, %b: tensor<64x2048xf32>)
   %v = tensor.expand_shape %m [[0, 1], [2]] output_shape [4, 4, 2048] : tensor<16x2048xf32> into tensor<4x4x2048xf32>
   return %v : tensor<4x4x2048xf32>
 }
+
+// -----
+
+// A cheap producer (a cast to f64) read once per element by two
+// reductions: each reduction gets its own copy and fuses it, so the f64
+// tensor is never written out.
+// CHECK-LABEL: func.func @cast_for_two_reductions
+// CHECK-NOT:     tensor<4x1024xf64>
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<4x1024xf32>) outs(%{{.*}} : tensor<4xf64>)
+// CHECK:           arith.extf
+// CHECK:           arith.addf
+// CHECK:         linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<4x1024xf32>) outs(%{{.*}} : tensor<4xf64>)
+// CHECK:           arith.extf
+// CHECK:           arith.maximumf
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @cast_for_two_reductions(%x: tensor<4x1024xf32>) -> (tensor<4xf64>, tensor<4xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<4x1024xf64>
+  %wide = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x1024xf32>) outs(%e : tensor<4x1024xf64>) {
+  ^bb0(%a: f32, %o: f64):
+    %w = arith.extf %a : f32 to f64
+    linalg.yield %w : f64
+  } -> tensor<4x1024xf64>
+  %re = tensor.empty() : tensor<4xf64>
+  %init = linalg.fill ins(%zero : f64) outs(%re : tensor<4xf64>) -> tensor<4xf64>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%wide : tensor<4x1024xf64>) outs(%init : tensor<4xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %s = arith.addf %a, %o : f64
+    linalg.yield %s : f64
+  } -> tensor<4xf64>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%wide : tensor<4x1024xf64>) outs(%init : tensor<4xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %m = arith.maximumf %a, %o : f64
+    linalg.yield %m : f64
+  } -> tensor<4xf64>
+  return %sum, %max : tensor<4xf64>, tensor<4xf64>
+}
+
+// -----
+
+// A group norm's normalized [N, G, C/G*H*W] view, reshaped back to
+// [N, C, H, W] (a collapse then an expand, no single reshape) for the
+// per-channel scale: both go through [N, G, C/G, H, W], where the two
+// elementwise ops fuse into one.
+// CHECK-LABEL: func.func @group_view_back_to_channels
+// CHECK-COUNT-1: linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK:           arith.subf
+// CHECK:           arith.mulf
+// CHECK-NOT:     linalg.generic
+// CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2], [3], [4]] : tensor<2x4x2x8x8xf32> into tensor<2x8x8x8xf32>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#channel = affine_map<(d0, d1, d2, d3) -> (d1)>
+func.func @group_view_back_to_channels(%x: tensor<2x4x128xf32>, %scale: tensor<8xf32>) -> tensor<2x8x8x8xf32> {
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<2x4x128xf32>
+  %shifted = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x4x128xf32>) outs(%e : tensor<2x4x128xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.subf %a, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x128xf32>
+  %flat = tensor.collapse_shape %shifted [[0], [1, 2]] : tensor<2x4x128xf32> into tensor<2x512xf32>
+  %image = tensor.expand_shape %flat [[0], [1, 2, 3]] output_shape [2, 8, 8, 8] : tensor<2x512xf32> into tensor<2x8x8x8xf32>
+  %oe = tensor.empty() : tensor<2x8x8x8xf32>
+  %r = linalg.generic {indexing_maps = [#id4, #channel, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%image, %scale : tensor<2x8x8x8xf32>, tensor<8xf32>) outs(%oe : tensor<2x8x8x8xf32>) {
+  ^bb0(%a: f32, %s: f32, %o: f32):
+    %m = arith.mulf %a, %s : f32
+    linalg.yield %m : f32
+  } -> tensor<2x8x8x8xf32>
+  return %r : tensor<2x8x8x8xf32>
+}
