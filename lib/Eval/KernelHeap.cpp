@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <malloc.h>
 #include <map>
 #include <mutex>
+#include <pthread.h>
 #include <unordered_map>
 #include <vector>
 
@@ -49,6 +53,23 @@ size_t roundUp(size_t value, size_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
+/// Every catchable signal blocked while the heap's lock is held: the alarm
+/// (or a crash forwarded to the main thread) jumps out of the kernel or
+/// parks the thread it lands on, which would leave the lock held for good
+/// and hang every later allocation.
+class SignalsBlocked {
+public:
+  SignalsBlocked() {
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+  }
+  ~SignalsBlocked() { pthread_sigmask(SIG_SETMASK, &previous, nullptr); }
+
+private:
+  sigset_t previous;
+};
+
 void *allocateFromSystem(size_t alignment, size_t bytes) {
   if (alignment <= alignof(std::max_align_t))
     return std::malloc(bytes);
@@ -68,6 +89,10 @@ void ke::eval::setKernelHeapPoison(bool poison) { getHeap().poison = poison; }
 
 void *ke::eval::allocateFromKernelHeap(size_t alignment, size_t bytes) {
   Heap &heap = getHeap();
+  // Sizes near SIZE_MAX (an overflowed size computation) fail as malloc
+  // would, instead of wrapping around when rounded to pages.
+  if (bytes > std::numeric_limits<size_t>::max() / 2)
+    return nullptr;
   if (bytes < kSmallestKeptBytes) {
     void *pointer = allocateFromSystem(alignment, bytes);
     if (!pointer) {
@@ -82,6 +107,7 @@ void *ke::eval::allocateFromKernelHeap(size_t alignment, size_t bytes) {
   size_t blockAlignment = std::max<size_t>(alignment, 64);
   void *reused = nullptr;
   {
+    SignalsBlocked blocked;
     std::lock_guard<std::mutex> lock(heap.mutex);
     auto [first, last] = heap.kept.equal_range(size);
     for (auto it = first; it != last; ++it) {
@@ -107,6 +133,7 @@ void *ke::eval::allocateFromKernelHeap(size_t alignment, size_t bytes) {
     if (!pointer)
       return nullptr;
   }
+  SignalsBlocked blocked;
   std::lock_guard<std::mutex> lock(heap.mutex);
   heap.live[pointer] = {size, blockAlignment};
   ++heap.systemAllocations;
@@ -116,8 +143,15 @@ void *ke::eval::allocateFromKernelHeap(size_t alignment, size_t bytes) {
 void ke::eval::freeToKernelHeap(void *pointer) {
   if (!pointer)
     return;
+  // Kept sizes start at kSmallestKeptBytes: a smaller block is none of the
+  // heap's, and its free takes no lock.
+  if (malloc_usable_size(pointer) < kSmallestKeptBytes) {
+    std::free(pointer);
+    return;
+  }
   Heap &heap = getHeap();
   {
+    SignalsBlocked blocked;
     std::lock_guard<std::mutex> lock(heap.mutex);
     auto it = heap.live.find(pointer);
     if (it != heap.live.end()) {
@@ -137,6 +171,7 @@ void ke::eval::releaseKernelHeapCache() {
   Heap &heap = getHeap();
   std::vector<void *> released;
   {
+    SignalsBlocked blocked;
     std::lock_guard<std::mutex> lock(heap.mutex);
     for (auto &[size, block] : heap.kept)
       released.push_back(block.pointer);
@@ -149,6 +184,7 @@ void ke::eval::releaseKernelHeapCache() {
 
 KernelHeapStatistics ke::eval::getKernelHeapStatistics() {
   Heap &heap = getHeap();
+  SignalsBlocked blocked;
   std::lock_guard<std::mutex> lock(heap.mutex);
   KernelHeapStatistics statistics;
   statistics.reusedAllocations = heap.reusedAllocations;

@@ -94,3 +94,10 @@ TEST_F(KernelHeapTest, ReusedBlocksArePoisonedUnlessTurnedOff) {
   EXPECT_EQ(unpoisoned[0], 0);
   freeToKernelHeap(unpoisoned);
 }
+
+TEST_F(KernelHeapTest, OverflowingSizesFail) {
+  // An overflowed size computation fails as malloc would, rather than
+  // wrapping to a tiny block when rounded to pages.
+  EXPECT_EQ(allocateFromKernelHeap(64, SIZE_MAX - 4), nullptr);
+  EXPECT_EQ(allocateFromKernelHeap(16, SIZE_MAX), nullptr);
+}

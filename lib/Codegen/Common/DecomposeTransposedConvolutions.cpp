@@ -103,6 +103,8 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
   // Batch, groups and channels come first and are copied whole.
   int64_t leading = rank - spatial;
   int64_t insertedLeading = insertedType.getRank() - spatial;
+  if (leading < 0 || insertedLeading < 0)
+    return failure();
   ArrayRef<int64_t> insertOffsets = insert.getStaticOffsets();
   ArrayRef<int64_t> insertStrides = insert.getStaticStrides();
   for (int64_t d = 0; d < insertedLeading; ++d)

@@ -210,7 +210,8 @@ struct SwapExpandOfCollapse : OpRewritePattern<tensor::ExpandShapeOp> {
                      std::set<int64_t> &into) {
         int64_t product = 1;
         for (int64_t dim : group) {
-          if (sizes[dim] == 1 && group.size() > 1)
+          // Unit dimensions add no cut, empty ones divide by zero.
+          if (sizes[dim] == 0 || (sizes[dim] == 1 && group.size() > 1))
             return false;
           product *= sizes[dim];
           into.insert(product);

@@ -241,3 +241,33 @@ func.func @group_view_back_to_channels(%x: tensor<2x4x128xf32>, %scale: tensor<8
   } -> tensor<2x8x8x8xf32>
   return %r : tensor<2x8x8x8xf32>
 }
+
+// -----
+
+// Empty dimensions: no shape refines both (the sizes give no cut points);
+// the reshapes stay as they are.
+// CHECK-LABEL: func.func @empty_view
+// CHECK:         tensor.collapse_shape
+// CHECK:         tensor.expand_shape
+#e2 = affine_map<(d0, d1) -> (d0, d1)>
+#e1 = affine_map<(d0) -> (d0)>
+func.func @empty_view(%x: tensor<5x0xf32>) -> tensor<3x0xf32> {
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<5x0xf32>
+  %a = linalg.generic {indexing_maps = [#e2, #e2], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<5x0xf32>) outs(%e : tensor<5x0xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %s = arith.addf %v, %one : f32
+    linalg.yield %s : f32
+  } -> tensor<5x0xf32>
+  %flat = tensor.collapse_shape %a [[0, 1]] : tensor<5x0xf32> into tensor<0xf32>
+  %view = tensor.expand_shape %flat [[0, 1]] output_shape [3, 0] : tensor<0xf32> into tensor<3x0xf32>
+  %oe = tensor.empty() : tensor<3x0xf32>
+  %r = linalg.generic {indexing_maps = [#e2, #e2], iterator_types = ["parallel", "parallel"]}
+      ins(%view : tensor<3x0xf32>) outs(%oe : tensor<3x0xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %m = arith.mulf %v, %v : f32
+    linalg.yield %m : f32
+  } -> tensor<3x0xf32>
+  return %r : tensor<3x0xf32>
+}
