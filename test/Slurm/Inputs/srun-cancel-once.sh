@@ -10,7 +10,15 @@ if [ -e "$CANCEL_MARK" ]; then
   exec srun "$@"
 fi
 touch "$CANCEL_MARK"
-srun "$@" &
+# The job's program waits first, so the cancel always lands while it runs
+# (on a loaded machine a quick program could finish before scancel acts).
+# ke passes srun its options as --name=value, before the program.
+options=()
+while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do
+  options+=("$1")
+  shift
+done
+srun "${options[@]}" bash -c 'sleep 60; exec "$@"' job "$@" &
 pid=$!
 for _ in $(seq 200); do
   if [ -n "$(squeue -h -n "$name" -t RUNNING -o %i 2>/dev/null)" ]; then
