@@ -91,6 +91,27 @@ private:
     return linalg::FillOp::create(b, loc, value, empty).getResult(0);
   }
 
+  /// A reduction into a per-chunk tensor started from the identity: each
+  /// iteration combines `element` (of the input's value) into it.
+  Value combineIntoChunks(
+      Value input, ArrayRef<AffineMap> maps,
+      ArrayRef<utils::IteratorType> iterators,
+      function_ref<Value(OpBuilder &, Location, Value)> element) {
+    SmallVector<int64_t> shape = replaceScanDim({chunks});
+    return linalg::GenericOp::create(
+               b, loc,
+               TypeRange{RankedTensorType::get(shape, accumulatorType)},
+               ValueRange{input}, ValueRange{filled(shape)}, maps, iterators,
+               [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+                 linalg::YieldOp::create(
+                     nested, nestedLoc,
+                     ke::combineScanValues(
+                         nested, nestedLoc, step, args[1],
+                         element(nested, nestedLoc, args[0])));
+               })
+        .getResult(0);
+  }
+
   /// totals[..., c, ...]: each chunk's elements combined.
   Value buildTotals() {
     SmallVector<ReassociationIndices> groups;
@@ -117,20 +138,11 @@ private:
     SmallVector<utils::IteratorType> iterators(rank + 1,
                                                utils::IteratorType::parallel);
     iterators[dim + 1] = utils::IteratorType::reduction;
-    SmallVector<AffineMap> maps = {all, perChunk};
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{RankedTensorType::get(replaceScanDim({chunks}),
-                                                       accumulatorType)},
-               ValueRange{expanded}, ValueRange{filled(replaceScanDim({chunks}))},
-               maps, iterators,
-               [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-                 Value element = toAccumulator(nested, nestedLoc, args[0]);
-                 linalg::YieldOp::create(
-                     nested, nestedLoc,
-                     ke::combineScanValues(nested, nestedLoc, step, args[1],
-                                           element));
-               })
-        .getResult(0);
+    return combineIntoChunks(
+        expanded, {all, perChunk}, iterators,
+        [&](OpBuilder &nested, Location nestedLoc, Value value) {
+          return toAccumulator(nested, nestedLoc, value);
+        });
   }
 
   /// offsets[..., c, ...]: the totals of the chunks before c combined (the
@@ -149,27 +161,18 @@ private:
     SmallVector<utils::IteratorType> iterators(rank + 1,
                                                utils::IteratorType::parallel);
     iterators[rank] = utils::IteratorType::reduction;
-    return linalg::GenericOp::create(
-               b, loc, TypeRange{totals.getType()}, ValueRange{totals},
-               ValueRange{filled(replaceScanDim({chunks}))}, maps, iterators,
-               [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
-                 Value chunk = linalg::IndexOp::create(nested, nestedLoc, dim);
-                 Value before =
-                     linalg::IndexOp::create(nested, nestedLoc, rank);
-                 Value earlier = arith::CmpIOp::create(
-                     nested, nestedLoc, arith::CmpIPredicate::ult, before,
-                     chunk);
-                 Value neutral =
-                     arith::ConstantOp::create(nested, nestedLoc, identity);
-                 Value value = arith::SelectOp::create(nested, nestedLoc,
-                                                       earlier, args[0],
-                                                       neutral);
-                 linalg::YieldOp::create(
-                     nested, nestedLoc,
-                     ke::combineScanValues(nested, nestedLoc, step, args[1],
-                                           value));
-               })
-        .getResult(0);
+    return combineIntoChunks(
+        totals, maps, iterators,
+        [&](OpBuilder &nested, Location nestedLoc, Value total) -> Value {
+          Value chunk = linalg::IndexOp::create(nested, nestedLoc, dim);
+          Value before = linalg::IndexOp::create(nested, nestedLoc, rank);
+          Value earlier = arith::CmpIOp::create(
+              nested, nestedLoc, arith::CmpIPredicate::ult, before, chunk);
+          Value neutral =
+              arith::ConstantOp::create(nested, nestedLoc, identity);
+          return arith::SelectOp::create(nested, nestedLoc, earlier, total,
+                                         neutral);
+        });
   }
 
   /// One thread per (other dimensions, chunk) running through the chunk.
