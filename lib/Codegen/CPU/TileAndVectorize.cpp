@@ -87,6 +87,54 @@ bool splitKeepsReductionOrder(linalg::LinalgOp op, unsigned loop) {
   return op.getIteratorTypesArray()[loop] == utils::IteratorType::parallel;
 }
 
+/// The loops of a transposing op: its output contiguous along `written`,
+/// its largest input along `read`, another loop.
+struct TransposedLoops {
+  unsigned read;
+  unsigned written;
+};
+
+/// The two loops of an op without reduction loops whose output and largest
+/// input (a quarter of the output's elements at least) are contiguous along
+/// different loops, each at least `width` long: a channels-last
+/// convolution's result written back to NCHW. Vectors along either loop make
+/// every access to the other operand a gather or a scatter (8 stores to 8
+/// pages per vector of a [4, 64, 126, 126] output).
+std::optional<TransposedLoops> getTransposedLoops(linalg::LinalgOp op,
+                                                  ArrayRef<int64_t> bounds,
+                                                  int64_t width) {
+  if (op.getNumReductionLoops() != 0 || op.getNumDpsInits() != 1 ||
+      width < 2)
+    return std::nullopt;
+  auto innermostLoop = [&](OpOperand *operand) -> std::optional<unsigned> {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    if (map.getNumResults() == 0)
+      return std::nullopt;
+    auto dim = dyn_cast<AffineDimExpr>(map.getResults().back());
+    if (!dim)
+      return std::nullopt;
+    return dim.getPosition();
+  };
+  auto numElements = [](Value value) -> int64_t {
+    auto shaped = dyn_cast<ShapedType>(value.getType());
+    return shaped && shaped.hasStaticShape() ? shaped.getNumElements() : 0;
+  };
+  OpOperand *output = op.getDpsInitOperand(0);
+  OpOperand *largest = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (!largest || numElements(input->get()) > numElements(largest->get()))
+      largest = input;
+  std::optional<unsigned> written = innermostLoop(output);
+  if (!largest || !written ||
+      4 * numElements(largest->get()) < numElements(output->get()))
+    return std::nullopt;
+  std::optional<unsigned> read = innermostLoop(largest);
+  if (!read || *read == *written || bounds[*read] < width ||
+      bounds[*written] < width)
+    return std::nullopt;
+  return TransposedLoops{*read, *written};
+}
+
 /// A contiguous loop the width does not divide is split (vectors for the
 /// whole ones, an op of its own for the rest) when it is this many vectors
 /// long at least.
@@ -528,28 +576,49 @@ bool splitsAcrossThreads(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
          (length / kThreadChunks) % (8 * vectorWidth) == 0;
 }
 
-/// What tiling with fused fills made: the tiled op, the fill tiles computed
-/// inside its loops, and the loops (outermost first).
+/// What tiling with fused initializers made: the tiled op, the initializer
+/// tiles computed inside its loops, and the loops (outermost first).
 struct FusedTiling {
   linalg::LinalgOp tiled;
-  SmallVector<Operation *> fills;
+  SmallVector<Operation *> initializers;
   SmallVector<LoopLikeOpInterface> loops;
 };
 
-/// Tiles `op` by `options`, computing each tile of a `linalg.fill` that
-/// initializes its output inside the loops, so the tile's accumulators start
-/// from the fill's value instead of memory written by a separate pass and
-/// read back. The caller must not tile reduction loops here: a fill fused
-/// into a reduction loop would run on every step of it.
-FailureOr<FusedTiling> tileAndFuseFills(RewriterBase &rewriter,
-                                        linalg::LinalgOp op,
-                                        const scf::SCFTilingOptions &options) {
+/// Whether `producer` initializes an output by data movement alone: a fill,
+/// a broadcast, or a generic without reduction loops that yields one of its
+/// inputs' elements (a bias broadcast into a channels-last layout). Its tile
+/// vectorizes to splats or broadcast loads.
+bool isDataMovementInitializer(Operation *producer) {
+  if (isa<linalg::FillOp, linalg::BroadcastOp>(producer))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic || generic.getNumReductionLoops() != 0 ||
+      generic->getNumResults() != 1 || generic.hasIndexSemantics() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return false;
+  Block *body = generic.getBody();
+  auto yielded = dyn_cast<BlockArgument>(body->getTerminator()->getOperand(0));
+  return body->getOperations().size() == 1 && yielded &&
+         yielded.getOwner() == body &&
+         yielded.getArgNumber() < generic.getNumDpsInputs();
+}
+
+/// Tiles `op` by `options`, computing each tile of the data-movement op that
+/// initializes its output (a fill, a bias broadcast) inside the loops, so
+/// the tile's accumulators start from it in registers instead of memory
+/// written by a separate pass and read back. The caller must not tile
+/// reduction loops here: an initializer fused into a reduction loop would
+/// run on every step of it.
+FailureOr<FusedTiling> tileAndFuseInitializers(
+    RewriterBase &rewriter, linalg::LinalgOp op,
+    const scf::SCFTilingOptions &options) {
   scf::SCFTileAndFuseOptions fuseOptions;
   fuseOptions.setTilingOptions(options);
   fuseOptions.setFusionControlFn(
       [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        if (isDestination && isa<linalg::FillOp>(producer.getOwner()))
+        if (isDestination && isDataMovementInitializer(producer.getOwner()))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         return std::nullopt;
       });
@@ -557,15 +626,13 @@ FailureOr<FusedTiling> tileAndFuseFills(RewriterBase &rewriter,
   FailureOr<scf::SCFTileAndFuseResult> result =
       scf::tileConsumerAndFuseProducersUsingSCF(
           rewriter, cast<TilingInterface>(op.getOperation()), fuseOptions);
-  if (failed(result))
+  if (failed(result) || result->tiledAndFusedOps.empty())
     return failure();
   FusedTiling tiling;
-  for (Operation *tiled : result->tiledAndFusedOps) {
-    if (isa<linalg::FillOp>(tiled))
-      tiling.fills.push_back(tiled);
-    else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(tiled))
-      tiling.tiled = linalgOp;
-  }
+  // The tiled consumer comes first, the fused producers' tiles after it.
+  tiling.tiled = dyn_cast<linalg::LinalgOp>(result->tiledAndFusedOps[0]);
+  for (Operation *tiled : llvm::drop_begin(result->tiledAndFusedOps))
+    tiling.initializers.push_back(tiled);
   if (!tiling.tiled)
     return failure();
   for (OpResult value : op->getResults())
@@ -608,7 +675,8 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
     }
     options.setInterchange(order);
   }
-  FailureOr<FusedTiling> blocks = tileAndFuseFills(rewriter, op, options);
+  FailureOr<FusedTiling> blocks =
+      tileAndFuseInitializers(rewriter, op, options);
   if (failed(blocks))
     return;
   scf::SCFTilingOptions reductionOptions;
@@ -621,8 +689,8 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
   if (failed(tiled))
     return;
   rewriter.replaceOp(blocks->tiled, tiled->replacements);
-  for (Operation *fill : blocks->fills)
-    vectorizeTile(rewriter, fill, /*namedContraction=*/false);
+  for (Operation *initializer : blocks->initializers)
+    vectorizeTile(rewriter, initializer, /*namedContraction=*/false);
   for (Operation *tile : tiled->tiledOps)
     vectorizeTile(rewriter, tile, namedContraction);
   Operation *outermost =
@@ -631,6 +699,82 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
                               : nullptr;
   if (outermost)
     keepAccumulatorsInRegisters(outermost);
+}
+
+/// Tiles a transposing op (see getTransposedLoops) into `width` x `width`
+/// blocks of its read and written loops, innermost and in that order (the
+/// reads stream, each written line is completed one sweep of the read loop
+/// later), each vectorized as a 2-D vector: rows read along the one loop,
+/// transposed in registers, rows written along the other. A loop the width
+/// does not divide is split first; when too short for that, the op gets the
+/// one-loop vectors of any other.
+void tileTransposed(RewriterBase &rewriter, linalg::LinalgOp op,
+                    ArrayRef<int64_t> bounds, TransposedLoops loops,
+                    int64_t width) {
+  for (unsigned loop : {loops.written, loops.read}) {
+    if (bounds[loop] % width == 0)
+      continue;
+    if (bounds[loop] < kFewestPeeledVectors * width)
+      break;
+    rewriter.setInsertionPoint(op);
+    auto [body, rest] = linalg::splitOp(
+        rewriter, cast<TilingInterface>(op.getOperation()), loop,
+        rewriter.getIndexAttr(bounds[loop] / width * width));
+    if (!body || !rest)
+      break;
+    ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(body.getOperation()),
+                           width);
+    ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(rest.getOperation()),
+                           width);
+    return;
+  }
+  SmallVector<int64_t> registerTile(bounds.size(), 1);
+  registerTile[loops.read] = width;
+  registerTile[loops.written] = width;
+  bool divides = bounds[loops.read] % width == 0 &&
+                 bounds[loops.written] % width == 0;
+  if (!divides) {
+    // Too short to split: one loop of vectors, as for any op.
+    registerTile[loops.read] = 1;
+    if (bounds[loops.written] % width != 0) {
+      registerTile[loops.written] = 1;
+      if (bounds[loops.read] % width != 0)
+        return;
+      registerTile[loops.read] = width;
+    }
+  }
+  if (!op->getParentOfType<scf::ForallOp>()) {
+    SmallVector<int64_t> threadTile = chooseThreadTile(op, bounds, registerTile);
+    if (!threadTile.empty()) {
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), threadTile));
+      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (succeeded(chunked) && chunked->tiledOps.size() == 1) {
+        rewriter.replaceOp(op, chunked->replacements);
+        op = cast<linalg::LinalgOp>(chunked->tiledOps.front());
+      }
+    }
+  }
+  SmallVector<int64_t> order;
+  for (unsigned loop = 0; loop < bounds.size(); ++loop)
+    if (loop != loops.read && loop != loops.written)
+      order.push_back(loop);
+  order.push_back(loops.written);
+  order.push_back(loops.read);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), registerTile));
+  options.setInterchange(order);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return;
+  rewriter.replaceOp(op, tiled->replacements);
+  for (Operation *tile : tiled->tiledOps)
+    vectorizeTile(rewriter, tile, /*namedContraction=*/false);
 }
 
 struct TileAndVectorizePass
@@ -736,6 +880,11 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
     return;
+  if (std::optional<TransposedLoops> transposed =
+          getTransposedLoops(op, bounds, vectorWidth)) {
+    tileTransposed(rewriter, op, bounds, *transposed, vectorWidth);
+    return;
+  }
   // The loop most data is contiguous along, when the width does not divide
   // it (rows of 65535): vectors along it for all but its last few
   // iterations, which become an op of their own, instead of vectors along
@@ -846,9 +995,9 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
           getAsIndexOpFoldResult(op->getContext(), threadTile));
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       if (blocked) {
-        // Thread tiles cut parallel loops only: fills fuse safely.
+        // Thread tiles cut parallel loops only: initializers fuse safely.
         FailureOr<FusedTiling> chunked =
-            tileAndFuseFills(rewriter, op, options);
+            tileAndFuseInitializers(rewriter, op, options);
         if (succeeded(chunked))
           op = chunked->tiled;
       } else {

@@ -382,10 +382,11 @@ func.func @few_long_rows(%x: tensor<4x131072xf32>, %init: tensor<4xf32>) -> tens
 // -----
 
 // Wide lanes only for elementwise ops that read in loop order on 32-bit
-// elements, along an innermost loop the width divides: a transpose, an f64
-// op and rows of 24 keep vector-width.
+// elements, along an innermost loop the width divides: a transpose (a tile
+// of vector-width by vector-width), an f64 op and rows of 24 keep
+// vector-width.
 // WIDE-LABEL: func.func @transpose_and_f64
-// WIDE:         vector<8x1xf32>
+// WIDE:         vector.transfer_read {{.*}}permutation_map{{.*}} : tensor<8x8xf32>, vector<8x8xf32>
 // WIDE-NOT:     vector<{{.*}}16
 // WIDE:         vector<1x8xf64>
 // WIDE-NOT:     vector<{{.*}}16
@@ -410,4 +411,48 @@ func.func @transpose_and_f64(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %d: t
     linalg.yield %ex : f32
   } -> tensor<64x24xf32>
   return %t, %n, %r : tensor<64x64xf32>, tensor<64x64xf64>, tensor<64x24xf32>
+}
+
+// -----
+
+// A transposing op (NHWC read, NCHW written): tiles of 8 x 8, read along
+// the channels, transposed in registers, written along the rows. The rows
+// (36) are split at 32 first; the rest (4) gets vectors along the channels.
+// FILL-LABEL: func.func @transposed_rows_split
+// FILL:         vector.transfer_read {{.*}}permutation_map{{.*}} : tensor<1x1x8x8xf32>, vector<1x8x1x8xf32>
+// FILL:         vector.transfer_write {{.*}} : vector<1x8x1x8xf32>, tensor<1x8x1x8xf32>
+// FILL:         vector.transfer_read {{.*}} : tensor<1x1x1x8xf32>, vector<1x8x1x1xf32>
+func.func @transposed_rows_split(%x: tensor<2x10x36x16xf32>) -> tensor<2x16x10x36xf32> {
+  %e = tensor.empty() : tensor<2x16x10x36xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x10x36x16xf32>) outs(%e : tensor<2x16x10x36xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %c = arith.constant 3.0 : f32
+    %a = arith.addf %in, %c : f32
+    linalg.yield %a : f32
+  } -> tensor<2x16x10x36xf32>
+  return %t : tensor<2x16x10x36xf32>
+}
+
+// -----
+
+// A convolution's bias, broadcast into its output by a generic, is
+// computed per register tile: the accumulators start from the bias vector
+// instead of a broadcast written out first.
+// FILL-LABEL: func.func @conv_bias_init
+// FILL:         scf.forall
+// FILL:           vector.transfer_read %arg2{{.*}} : tensor<32xf32>, vector<32xf32>
+// FILL:           vector.broadcast {{.*}} : vector<32xf32> to vector<1x1x16x32xf32>
+// FILL:           scf.for
+// FILL:             vector.fma
+// FILL-NOT:     linalg.generic
+func.func @conv_bias_init(%x: tensor<1x10x18x8xf32>, %w: tensor<3x3x8x32xf32>, %bias: tensor<32xf32>) -> tensor<1x8x16x32xf32> {
+  %e = tensor.empty() : tensor<1x8x16x32xf32>
+  %init = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%bias : tensor<32xf32>) outs(%e : tensor<1x8x16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x16x32xf32>
+  %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x10x18x8xf32>, tensor<3x3x8x32xf32>) outs(%init : tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32>
+  return %c : tensor<1x8x16x32xf32>
 }

@@ -271,3 +271,38 @@ func.func @empty_view(%x: tensor<5x0xf32>) -> tensor<3x0xf32> {
   } -> tensor<3x0xf32>
   return %r : tensor<3x0xf32>
 }
+
+// -----
+
+// A bias broadcast to NCHW that a generic transposes to NHWC (a convolution
+// made channels-last) fuses into it: one generic reads the bias directly;
+// nothing of the NCHW shape is written.
+// CHECK-LABEL: func.func @broadcast_into_transpose
+// CHECK-NOT:     linalg.broadcast
+// CHECK:         linalg.generic
+// CHECK-SAME:      ins(%{{.*}} : tensor<64xf32>) outs(%{{.*}} : tensor<4x126x126x64xf32>)
+// CHECK-NOT:     linalg.generic
+func.func @broadcast_into_transpose(%bias: tensor<64xf32>) -> tensor<4x126x126x64xf32> {
+  %nchw = tensor.empty() : tensor<4x64x126x126xf32>
+  %b = linalg.broadcast ins(%bias : tensor<64xf32>) outs(%nchw : tensor<4x64x126x126xf32>) dimensions = [0, 2, 3]
+  %nhwc = tensor.empty() : tensor<4x126x126x64xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%b : tensor<4x64x126x126xf32>) outs(%nhwc : tensor<4x126x126x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x126x126x64xf32>
+  return %t : tensor<4x126x126x64xf32>
+}
+
+// -----
+
+// A broadcast that a named op reads stays named.
+// CHECK-LABEL: func.func @broadcast_into_matmul
+// CHECK:         linalg.broadcast
+// CHECK:         linalg.matmul
+func.func @broadcast_into_matmul(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %bias: tensor<32xf32>) -> tensor<8x32xf32> {
+  %e = tensor.empty() : tensor<8x32xf32>
+  %init = linalg.broadcast ins(%bias : tensor<32xf32>) outs(%e : tensor<8x32xf32>) dimensions = [0]
+  %r = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%init : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
