@@ -63,9 +63,13 @@ splitReductionIntoChunks(mlir::RewriterBase &rewriter,
 /// bounds, one result, projected-permutation maps, no linalg.index, and a
 /// body that yields `combiner(value, accumulator)` with a combiner that has
 /// a neutral element; the loop's length a multiple of `chunks`.
+/// With `chunkInnermost`, the chunk is the loop's fastest-varying part
+/// (element `i` goes to chunk `i % chunks`): vector lanes that each sum
+/// every `chunks`-th element, read contiguously.
 mlir::FailureOr<mlir::linalg::SplitReductionResult>
 splitInnermostReductionLoop(mlir::RewriterBase &rewriter,
-                            mlir::linalg::LinalgOp op, int64_t chunks);
+                            mlir::linalg::LinalgOp op, int64_t chunks,
+                            bool chunkInnermost = false);
 } // namespace ke
 
 #endif // KE_CODEGEN_REDUCTIONLOOPS_H

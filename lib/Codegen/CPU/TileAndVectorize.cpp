@@ -559,6 +559,31 @@ bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
          bounds[vectorLoop] >= 8 * vectorWidth;
 }
 
+/// Whether `op` is a reduction over several loops (a batch norm's per
+/// channel sums over n, h and w) whose innermost loop is the vector loop,
+/// contiguous in an input, a reduction loop of at least eight vectors, with
+/// one result: then that loop is split into `vectorWidth` lanes
+/// (ke::splitInnermostReductionLoop, lanes innermost), partial sums kept in
+/// a vector across all the reduction loops and the lanes folded after.
+/// Without it each vector step ends in a horizontal reduction.
+bool splitsMultiLoopReductionIntoLanes(linalg::LinalgOp op,
+                                       ArrayRef<int64_t> bounds,
+                                       unsigned vectorLoop,
+                                       int64_t vectorWidth) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  bool contiguous = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+    AffineMap map = op.getMatchingIndexingMap(in);
+    return map.getNumResults() > 0 &&
+           map.getResult(map.getNumResults() - 1) ==
+               getAffineDimExpr(vectorLoop, op.getContext());
+  });
+  return contiguous && vectorLoop + 1 == bounds.size() &&
+         iterators[vectorLoop] == utils::IteratorType::reduction &&
+         op.getNumReductionLoops() > 1 && op->getNumResults() == 1 &&
+         vectorWidth > 1 && bounds[vectorLoop] % vectorWidth == 0 &&
+         bounds[vectorLoop] >= 8 * vectorWidth;
+}
+
 /// Whether `op` is a long reduction with too few outputs for threads (a
 /// reduction to a scalar, a norm over a few huge rows): then its one
 /// reduction loop is split into `kThreadChunks` chunks of partial results,
@@ -971,6 +996,17 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::SplitReductionResult> split =
         linalg::splitReduction(rewriter, op, control);
+    if (succeeded(split)) {
+      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
+      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);
+      return;
+    }
+  }
+  if (!blocked &&
+      splitsMultiLoopReductionIntoLanes(op, bounds, *vectorLoop, vectorWidth)) {
+    FailureOr<linalg::SplitReductionResult> split =
+        ke::splitInnermostReductionLoop(rewriter, op, vectorWidth,
+                                        /*chunkInnermost=*/true);
     if (succeeded(split)) {
       tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
       tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);

@@ -111,7 +111,7 @@ ke::splitReductionIntoChunks(RewriterBase &rewriter, linalg::LinalgOp op,
 
 FailureOr<linalg::SplitReductionResult>
 ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
-                                int64_t chunks) {
+                                int64_t chunks, bool chunkInnermost) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!generic || !op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
       op->getNumResults() != 1 || op.getNumDpsInits() != 1 || chunks < 2 ||
@@ -146,16 +146,21 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
   Location loc = op.getLoc();
   MLIRContext *context = op.getContext();
   rewriter.setInsertionPoint(op);
-  // Loops of the partial op: the split loop becomes (chunk, element).
-  AffineExpr chunk = getAffineDimExpr(loop, context);
-  AffineExpr element = getAffineDimExpr(loop + 1, context);
+  // Loops of the partial op: the split loop becomes (chunk, element), or
+  // (element, chunk) with the chunk innermost.
+  AffineExpr split = getAffineDimExpr(loop, context);
+  AffineExpr chunk = getAffineDimExpr(chunkInnermost ? loop + 1 : loop,
+                                      context);
+  AffineExpr next = getAffineDimExpr(loop + 1, context);
+  int64_t outerLength = chunkInnermost ? chunkLength : chunks;
+  int64_t innerLength = chunkInnermost ? chunks : chunkLength;
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
     Value value = input->get();
     SmallVector<AffineExpr> results;
-    std::optional<unsigned> position = map.getResultPosition(chunk);
+    std::optional<unsigned> position = map.getResultPosition(split);
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (position && type) {
       SmallVector<ReassociationIndices> groups;
@@ -164,7 +169,7 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
         if (dim == *position) {
           groups.push_back({static_cast<int64_t>(shape.size()),
                             static_cast<int64_t>(shape.size()) + 1});
-          shape.append({chunks, chunkLength});
+          shape.append({outerLength, innerLength});
         } else {
           groups.push_back({static_cast<int64_t>(shape.size())});
           shape.push_back(type.getDimSize(dim));
@@ -178,8 +183,8 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
     }
     for (AffineExpr result : map.getResults()) {
       results.push_back(result);
-      if (result == chunk)
-        results.push_back(element);
+      if (result == split)
+        results.push_back(next);
     }
     inputs.push_back(value);
     maps.push_back(AffineMap::get(numLoops + 1, 0, results, context));
@@ -198,8 +203,10 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
   Value neutralValue = arith::ConstantOp::create(rewriter, loc, *neutral);
   auto fill = linalg::FillOp::create(rewriter, loc, neutralValue, empty);
   SmallVector<utils::IteratorType> partialIterators(iterators);
-  partialIterators.back() = utils::IteratorType::parallel;
-  partialIterators.push_back(utils::IteratorType::reduction);
+  partialIterators.back() = chunkInnermost ? utils::IteratorType::reduction
+                                           : utils::IteratorType::parallel;
+  partialIterators.push_back(chunkInnermost ? utils::IteratorType::parallel
+                                            : utils::IteratorType::reduction);
   auto partial = linalg::GenericOp::create(
       rewriter, loc, TypeRange{fill.getResult(0).getType()}, inputs,
       ValueRange{fill.getResult(0)}, maps, partialIterators);

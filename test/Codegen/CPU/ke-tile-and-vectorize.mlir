@@ -456,3 +456,32 @@ func.func @conv_bias_init(%x: tensor<1x10x18x8xf32>, %w: tensor<3x3x8x32xf32>, %
   %c = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} ins(%x, %w : tensor<1x10x18x8xf32>, tensor<3x3x8x32xf32>) outs(%init : tensor<1x8x16x32xf32>) -> tensor<1x8x16x32xf32>
   return %c : tensor<1x8x16x32xf32>
 }
+
+// -----
+
+// A reduction over several loops (per-channel sums over n, h and w) splits
+// its innermost loop into 8 lanes, innermost: partial sums in one vector
+// across n, h and the rest of w, read contiguously, then the lanes folded.
+// FILL-LABEL: func.func @per_channel_sums
+// FILL:         tensor.expand_shape %arg0 {{\[}}[0], [1], [2], [3, 4]] output_shape [2, 16, 8, 16, 8]
+// FILL:         scf.forall
+// FILL:           scf.for {{.*}} -> (vector<1x8xf64>)
+// FILL:             scf.for {{.*}} -> (vector<1x8xf64>)
+// FILL:               scf.for {{.*}} -> (vector<1x8xf64>)
+// FILL:                 vector.transfer_read {{.*}} vector<1x1x1x1x8xf32>
+// FILL-NOT:             vector.multi_reduction
+// FILL:                 arith.addf {{.*}} : vector<1x8xf64>
+// FILL:         vector.multi_reduction <add>, {{.*}} [1] : vector<1x8xf64> to vector<1xf64>
+func.func @per_channel_sums(%x: tensor<2x16x8x128xf32>) -> tensor<16xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<16xf64>
+  %f = linalg.fill ins(%z : f64) outs(%e : tensor<16xf64>) -> tensor<16xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d1)>], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<2x16x8x128xf32>) outs(%f : tensor<16xf64>) {
+  ^bb0(%in: f32, %acc: f64):
+    %w = arith.extf %in : f32 to f64
+    %s = arith.addf %w, %acc : f64
+    linalg.yield %s : f64
+  } -> tensor<16xf64>
+  return %r : tensor<16xf64>
+}

@@ -1,4 +1,5 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-fuse-elementwise-ops))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize))' | FileCheck %s --check-prefix=UNIT
 
 // Elementwise into elementwise, each element read once: fused.
 // CHECK-LABEL: func.func @chain
@@ -305,4 +306,23 @@ func.func @broadcast_into_matmul(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %b
   %init = linalg.broadcast ins(%bias : tensor<32xf32>) outs(%e : tensor<8x32xf32>) dimensions = [0]
   %r = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%init : tensor<8x32xf32>) -> tensor<8x32xf32>
   return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// A transpose that only moves a unit dimension becomes a generic, and with
+// the unit dimension folded out (linalg-fold-unit-extent-dims,
+// canonicalize) nothing is left of it.
+// CHECK-LABEL: func.func @unit_transpose
+// CHECK-NOT:     linalg.transpose
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel"]
+// CHECK:         return
+// UNIT-LABEL: func.func @unit_transpose
+// UNIT-NOT:     linalg.
+// UNIT:         return
+func.func @unit_transpose(%x: tensor<4x1x384xf32>) -> tensor<4x384x1xf32> {
+  %e = tensor.empty() : tensor<4x384x1xf32>
+  %t = linalg.transpose ins(%x : tensor<4x1x384xf32>) outs(%e : tensor<4x384x1xf32>) permutation = [0, 2, 1]
+  return %t : tensor<4x384x1xf32>
 }
