@@ -522,6 +522,27 @@ void keepAccumulatorsInRegisters(Operation *nest) {
 void vectorizeTile(RewriterBase &rewriter, Operation *tile,
                    bool namedContraction) {
   tile = decomposeConvolution(tile);
+  // The vector takes the tile's loops in order, so unit loops after the
+  // vector loop (a reduction's h and w after its channels) would make it
+  // vector<16x1xf32>: sixteen one-lane vectors to LLVM. Unit loops go
+  // first instead.
+  if (auto generic = dyn_cast<linalg::GenericOp>(tile)) {
+    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    SmallVector<unsigned> order;
+    for (unsigned loop = 0; loop < ranges.size(); ++loop)
+      if (ranges[loop] == 1)
+        order.push_back(loop);
+    for (unsigned loop = 0; loop < ranges.size(); ++loop)
+      if (ranges[loop] != 1)
+        order.push_back(loop);
+    if (!llvm::is_sorted(order)) {
+      rewriter.setInsertionPoint(generic);
+      FailureOr<linalg::GenericOp> interchanged =
+          linalg::interchangeGenericOp(rewriter, generic, order);
+      if (succeeded(interchanged))
+        tile = *interchanged;
+    }
+  }
   rewriter.setInsertionPoint(tile);
   FailureOr<linalg::VectorizationResult> vectorized =
       linalg::vectorize(rewriter, tile, /*inputVectorSizes=*/{},
@@ -582,6 +603,32 @@ bool splitsMultiLoopReductionIntoLanes(linalg::LinalgOp op,
          op.getNumReductionLoops() > 1 && op->getNumResults() == 1 &&
          vectorWidth > 1 && bounds[vectorLoop] % vectorWidth == 0 &&
          bounds[vectorLoop] >= 8 * vectorWidth;
+}
+
+/// The most vectors of accumulators a reduction keeps in registers when its
+/// vector runs along a parallel loop with the reduction loops outside it in
+/// memory (a global average pool over NHWC: the channels contiguous, h and
+/// w reduced). One vector per tile read each cache line in part and swept
+/// the whole input once per vector (KernelBench's Conv2d + GELU +
+/// GlobalAvgPool: 33 ms for 16 MB); up to this many cover whole lines and
+/// sweep it once per tile.
+constexpr int64_t kMostAccumulatorVectors = 4;
+
+/// How many vectors along `vectorLoop` a tile of `op` takes: one, or for a
+/// reduction whose vector loop is parallel (not a contraction or
+/// convolution, which have register blocks of their own) the most up to
+/// kMostAccumulatorVectors that divide the loop.
+int64_t getAccumulatorVectors(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                              unsigned vectorLoop, int64_t vectorWidth) {
+  if (op.getNumReductionLoops() == 0 ||
+      op.getIteratorTypesArray()[vectorLoop] != utils::IteratorType::parallel ||
+      linalg::isaContractionOpInterface(op) ||
+      linalg::isaConvolutionOpInterface(op))
+    return 1;
+  for (int64_t vectors = kMostAccumulatorVectors; vectors > 1; vectors /= 2)
+    if (bounds[vectorLoop] % (vectors * vectorWidth) == 0)
+      return vectors;
+  return 1;
 }
 
 /// Whether `op` is a long reduction with too few outputs for threads (a
@@ -1015,7 +1062,9 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   if (!blocked) {
     registerTile.assign(bounds.size(), 1);
-    registerTile[*vectorLoop] = vectorWidth;
+    registerTile[*vectorLoop] =
+        getAccumulatorVectors(op, bounds, *vectorLoop, vectorWidth) *
+        vectorWidth;
   }
 
   // Threads: the outer parallel loops in chunks, one scf.forall (OpenMP in

@@ -95,7 +95,7 @@ func.func @filled_matmul(%a: tensor<256x64xf32>, %b: tensor<64x128xf32>) -> tens
 // CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [64, 8, 8]
 // CHECK:         scf.forall {{.*}} -> (tensor<64x64x8xf32>)
 // CHECK:           scf.for {{.*}}vector<8x1x8xf32>)
-// CHECK:             arith.addf {{.*}} : vector<8x1x8xf32>
+// CHECK:             arith.addf {{.*}} : vector<1x8x8xf32>
 // CHECK:         scf.forall {{.*}} -> (tensor<64x64xf32>)
 // CHECK:           vector.multi_reduction <add>, {{.*}} [2] : vector<1x1x8xf32> to vector<1x1xf32>
 #ta = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -484,4 +484,29 @@ func.func @per_channel_sums(%x: tensor<2x16x8x128xf32>) -> tensor<16xf64> {
     linalg.yield %s : f64
   } -> tensor<16xf64>
   return %r : tensor<16xf64>
+}
+
+// -----
+
+// A reduction whose vector runs along a parallel loop with the reduced
+// loops outside it in memory (channel sums over NHWC): the tile takes up to
+// four vectors of channels (whole cache lines, one sweep of the input per
+// tile), and the unit loops go before the vector loop, so the accumulator
+// is one vector<1x32xf32>, not 32 one-lane vectors (vector<1x32x1xf32>).
+// FILL-LABEL: func.func @channel_means_nhwc
+// FILL:         scf.forall {{.*}} step (1, 32)
+// FILL:           scf.for {{.*}} -> (vector<1x32xf32>)
+// FILL:             vector.transfer_read {{.*}} vector<1x1x32xf32>
+// FILL:             arith.addf {{.*}} : vector<1x32xf32>
+func.func @channel_means_nhwc(%x: tensor<2x16x16x64xf32>) -> tensor<2x64xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x64xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x64xf32>) -> tensor<2x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x : tensor<2x16x16x64xf32>) outs(%f : tensor<2x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<2x64xf32>
+  return %r : tensor<2x64xf32>
 }
