@@ -419,9 +419,9 @@ func.func @transpose_and_f64(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %d: t
 // the channels, transposed in registers, written along the rows. The rows
 // (36) are split at 32 first; the rest (4) gets vectors along the channels.
 // FILL-LABEL: func.func @transposed_rows_split
-// FILL:         vector.transfer_read {{.*}}permutation_map{{.*}} : tensor<1x1x8x8xf32>, vector<1x8x1x8xf32>
-// FILL:         vector.transfer_write {{.*}} : vector<1x8x1x8xf32>, tensor<1x8x1x8xf32>
-// FILL:         vector.transfer_read {{.*}} : tensor<1x1x1x8xf32>, vector<1x8x1x1xf32>
+// FILL:         vector.transfer_read {{.*}}permutation_map{{.*}} : tensor<1x1x8x8xf32>, vector<1x1x8x8xf32>
+// FILL:         vector.transfer_write {{.*}}permutation_map{{.*}} : vector<1x1x8x8xf32>, tensor<1x8x1x8xf32>
+// FILL:         vector.transfer_read {{.*}} : tensor<1x1x1x8xf32>, vector<1x1x1x8xf32>
 func.func @transposed_rows_split(%x: tensor<2x10x36x16xf32>) -> tensor<2x16x10x36xf32> {
   %e = tensor.empty() : tensor<2x16x10x36xf32>
   %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
