@@ -96,7 +96,8 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
   return llvm::formatv(
       "func.func(ke-vectorize-prefix-scans{{vector-width={1}},"
       "ke-decompose-transposed-convolutions,"
-      "ke-convolutions-to-channels-last,ke-decompose-aggregates,"
+      "ke-convolutions-to-channels-last,ke-separate-pooling-windows,"
+      "ke-decompose-aggregates,"
       "convert-elementwise-to-linalg,{0},{2}"
       "ke-pads-to-copies,ke-pack-contraction-panels{{panel-width={3}},"
       "ke-tile-and-vectorize{{vector-width={1} "

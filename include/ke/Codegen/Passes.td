@@ -764,6 +764,31 @@ def KePadsToCopies : Pass<"ke-pads-to-copies", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeSeparatePoolingWindows : Pass<"ke-separate-pooling-windows", "mlir::func::FuncOp"> {
+  let summary = "Pool 2-D windows as their rows, then their columns, in elementwise generics";
+  let description = [{
+    On tensors, before the CPU's front-end cleanup. A 2-D pooling op
+    (`linalg.pooling_nchw_{sum,max}`, `linalg.pooling_nhwc_{sum,max,min}`
+    and their unsigned forms) with static shapes and a body of one combiner
+    on one element type reads its input through affine sums of loops
+    (`oh * stride + kh * dilation`), which the vectorizer does not take, so
+    it stayed scalar. A sum or a max over a rectangle is one over its
+    columns of one over its rows, so the op becomes two elementwise
+    generics over strided `tensor.extract_slice`s of the input: for every
+    input column the columns' stage reads, the window's rows combined (one
+    slice per window row, rows stepped by the stride); then, folded into
+    the op's own output in order, the window's columns (one slice of that
+    per window column, stepped by the stride). Both read every operand in
+    loop order, fuse with elementwise neighbours and vectorize along the
+    contiguous dimension. A window of one row (a 1-D pool) is only the
+    second stage. A sum is added in another order than the op's (columns
+    of rows, not rows of columns). Windows of more than 16 rows or columns
+    are left alone (one load stream per slice).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Default CPU schedule: tile each linalg op and vectorize it";
   let description = [{
