@@ -48,7 +48,8 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
   if (target == PayloadTarget::CPU)
     steps.append({llvm::StringRef(scans),
                   "ke-decompose-transposed-convolutions",
-                  "ke-convolutions-to-channels-last"});
+                  "ke-convolutions-to-channels-last",
+                  "ke-separate-pooling-windows"});
   else
     steps.push_back("ke-decompose-transposed-convolutions");
   steps.append({"ke-decompose-aggregates", "convert-elementwise-to-linalg",
