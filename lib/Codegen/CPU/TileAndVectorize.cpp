@@ -580,6 +580,27 @@ bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
          bounds[vectorLoop] >= 8 * vectorWidth;
 }
 
+/// The most vectors of accumulators a reduction keeps in registers when its
+/// vector runs along a parallel loop with the reduction loops outside it in
+/// memory (a global average pool over NHWC: the channels contiguous, h and
+/// w reduced). One vector per tile reads each cache line in part and sweeps
+/// the whole input once per vector; up to this many cover whole lines and
+/// sweep it once per tile (KernelBench's Conv2d + GELU + GlobalAvgPool:
+/// its reduction 5.1 ms with two vectors, 3.8 with four). Also the lanes
+/// of a reduction split along its vector loop (getAccumulatorLanes).
+constexpr int64_t kMostAccumulatorVectors = 4;
+
+/// How many lanes of partial results a reduction split along its vector
+/// loop (of `length`) keeps: several vectors where the loop is long enough,
+/// so that the adds (or maxes) of one step are independent. With one vector,
+/// each step waited for the previous one's result: a max reduction's chain
+/// (a max and a NaN select per vector) ran at 15 GB/s (KernelBench's
+/// softmax over rows of 393216).
+int64_t getAccumulatorLanes(int64_t length, int64_t vectorWidth) {
+  int64_t lanes = kMostAccumulatorVectors * vectorWidth;
+  return length % lanes == 0 && length >= 8 * lanes ? lanes : vectorWidth;
+}
+
 /// Whether `op` is a reduction over several loops (a batch norm's per
 /// channel sums over n, h and w) whose innermost loop is the vector loop,
 /// contiguous in an input, a reduction loop of at least eight vectors, with
@@ -604,15 +625,6 @@ bool splitsMultiLoopReductionIntoLanes(linalg::LinalgOp op,
          vectorWidth > 1 && bounds[vectorLoop] % vectorWidth == 0 &&
          bounds[vectorLoop] >= 8 * vectorWidth;
 }
-
-/// The most vectors of accumulators a reduction keeps in registers when its
-/// vector runs along a parallel loop with the reduction loops outside it in
-/// memory (a global average pool over NHWC: the channels contiguous, h and
-/// w reduced). One vector per tile read each cache line in part and swept
-/// the whole input once per vector (KernelBench's Conv2d + GELU +
-/// GlobalAvgPool: 33 ms for 16 MB); up to this many cover whole lines and
-/// sweep it once per tile.
-constexpr int64_t kMostAccumulatorVectors = 4;
 
 /// How many vectors along `vectorLoop` a tile of `op` takes: one, or for a
 /// reduction whose vector loop is parallel (not a contraction or
@@ -1035,7 +1047,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     // per vector instead, each step is a chain of dependent scalar adds.
     auto control = [&](linalg::LinalgOp) {
       return linalg::SplitReductionOptions{
-          vectorWidth,
+          getAccumulatorLanes(bounds[*vectorLoop], vectorWidth),
           static_cast<unsigned>(
               cast<ShapedType>(op->getResult(0).getType()).getRank()),
           /*innerParallel=*/true};
@@ -1052,7 +1064,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   if (!blocked &&
       splitsMultiLoopReductionIntoLanes(op, bounds, *vectorLoop, vectorWidth)) {
     FailureOr<linalg::SplitReductionResult> split =
-        ke::splitInnermostReductionLoop(rewriter, op, vectorWidth,
+        ke::splitInnermostReductionLoop(
+            rewriter, op, getAccumulatorLanes(bounds[*vectorLoop], vectorWidth),
                                         /*chunkInnermost=*/true);
     if (succeeded(split)) {
       tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);

@@ -331,16 +331,17 @@ func.func @strided_sum(%x: tensor<4x64x7xf32>, %acc: tensor<4x7xf32>) -> tensor<
 
 // A reduction of a whole tensor (three reduction loops, one contiguous run
 // in every operand): collapsed into one loop, split into 16 chunks of
-// partial results that threads take (an scf.forall), each chunk into 8
-// vector lanes; the chunks' lanes and then the chunks are reduced after.
+// partial results that threads take (an scf.forall), each chunk into 32
+// lanes (four independent vectors of adds); the chunks' lanes and then the
+// chunks are reduced after.
 // CHECK-LABEL: func.func @sum_of_squares
 // CHECK:         tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2]] : tensor<4x64x1024xf32> into tensor<262144xf32>
 // CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [16, 16384]
-// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [16, 2048, 8]
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [16, 512, 32]
 // CHECK:         scf.forall (%{{.*}}) in (16)
-// CHECK:           scf.for {{.*}} -> (tensor<1x8xf32>, vector<1x8xf32>)
-// CHECK:             arith.mulf {{.*}} : vector<1x1x8xf32>
-// CHECK:             arith.addf {{.*}} : vector<1x8xf32>
+// CHECK:           scf.for {{.*}} -> (tensor<1x32xf32>, vector<1x32xf32>)
+// CHECK:             arith.mulf {{.*}} : vector<1x1x32xf32>
+// CHECK:             arith.addf {{.*}} : vector<1x32xf32>
 // CHECK:         vector.multi_reduction <add>, {{.*}} [1] : vector<1x8xf32> to vector<1xf32>
 // CHECK:         vector.multi_reduction <add>, {{.*}} [0] : vector<8xf32> to f32
 #all = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
