@@ -820,9 +820,17 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     (`linalg::splitReduction`): `vector-width` lanes of partial results per
     row accumulated in registers, one vector operation per vector of input,
     then one short reduction of the lanes, instead of a chain of dependent
-    scalar operations per vector. A reduction whose vector runs along a
-    parallel loop with reduction loops inside its tile loops (the split's
-    partial results) keeps its output tile in registers across them. A
+    scalar operations per vector; four vectors of lanes where the loop is
+    at least 32 vectors long, so that each step's adds or maxes are
+    independent (a max reduction's one-vector chain ran at 15 GB/s). A
+    reduction whose vector runs along a parallel loop with reduction loops
+    inside its tile loops (the split's partial results, a channel sum over
+    NHWC) keeps its output tile in registers across them, up to four
+    vectors wide (whole cache lines, one sweep of the input per tile). A
+    tile's unit loops are moved before its vector loop before it is
+    vectorized (`linalg::interchangeGenericOp`): the vector takes the
+    tile's loops in order, and a vector loop followed by unit loops (a
+    reduction's h and w after its channels) made 16 one-lane vectors. A
     generic reducing over several consecutive loops that every operand
     reads as one contiguous run is collapsed into one reduction loop first;
     one with fewer than 16 outputs and at least 2^15 iterations is split
