@@ -119,6 +119,11 @@ LogicalResult separate(RewriterBase &rewriter, linalg::LinalgOp op,
       !inputType.hasStaticShape() || !windowType.hasStaticShape() ||
       !outputType.hasStaticShape() || windowType.getRank() != 2)
     return failure();
+  // An empty input or output (valid IR) would make the slices' sizes
+  // negative or out of bounds.
+  auto isEmpty = [](RankedTensorType type) { return type.getNumElements() == 0; };
+  if (isEmpty(inputType) || isEmpty(windowType) || isEmpty(outputType))
+    return failure();
   auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
   auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
   if (!strides || !dilations)

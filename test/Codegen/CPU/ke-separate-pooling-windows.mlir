@@ -68,3 +68,16 @@ func.func @wide_window(%x: tensor<1x2x40x4xf32>, %init: tensor<1x1x1x4xf32>) -> 
       ins(%x, %w : tensor<1x2x40x4xf32>, tensor<2x40xf32>) outs(%init : tensor<1x1x1x4xf32>) -> tensor<1x1x1x4xf32>
   return %p : tensor<1x1x1x4xf32>
 }
+
+// -----
+
+// An empty output (valid IR) stays a pooling op: the rows' slices would
+// have a negative width.
+// CHECK-LABEL: func.func @empty_output
+// CHECK:         linalg.pooling_nhwc_max
+func.func @empty_output(%x: tensor<1x4x0x3xf32>, %init: tensor<1x3x0x3xf32>) -> tensor<1x3x0x3xf32> {
+  %w = tensor.empty() : tensor<2x2xf32>
+  %p = linalg.pooling_nhwc_max {dilations = dense<1> : vector<2xi64>, strides = dense<[1, 3]> : vector<2xi64>}
+      ins(%x, %w : tensor<1x4x0x3xf32>, tensor<2x2xf32>) outs(%init : tensor<1x3x0x3xf32>) -> tensor<1x3x0x3xf32>
+  return %p : tensor<1x3x0x3xf32>
+}
