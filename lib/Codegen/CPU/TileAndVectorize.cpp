@@ -77,6 +77,15 @@ bool isInnermostOfAnOperand(linalg::LinalgOp op, unsigned loop) {
   });
 }
 
+/// Whether `loop` is the innermost (contiguous) index of some input.
+bool isInnermostOfAnInput(linalg::LinalgOp op, unsigned loop) {
+  return llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    return map.getNumResults() > 0 &&
+           map.getResults().back() == getAffineDimExpr(loop, op.getContext());
+  });
+}
+
 /// Whether splitting `loop` leaves each output's reduction in the order it
 /// had: `loop` is parallel. Split along a reduction loop, the whole vectors
 /// sum in lanes and the rest after them, a different order than the
@@ -566,12 +575,7 @@ bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
   // The lanes must be contiguous in an input: split along a strided loop
   // (the vector loop where no contiguous loop divides), every vector of
   // input is a gather and the partial results go through memory.
-  bool contiguous = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-    AffineMap map = op.getMatchingIndexingMap(in);
-    return map.getNumResults() > 0 &&
-           map.getResult(map.getNumResults() - 1) ==
-               getAffineDimExpr(vectorLoop, op.getContext());
-  });
+  bool contiguous = isInnermostOfAnInput(op, vectorLoop);
   return contiguous &&
          iterators[vectorLoop] == utils::IteratorType::reduction &&
          !op.hasIndexSemantics() && op.getNumReductionLoops() == 1 &&
@@ -604,8 +608,8 @@ int64_t getAccumulatorLanes(int64_t length, int64_t vectorWidth) {
 /// Whether `op` is a reduction over several loops (a batch norm's per
 /// channel sums over n, h and w) whose innermost loop is the vector loop,
 /// contiguous in an input, a reduction loop of at least eight vectors, with
-/// one result: then that loop is split into `vectorWidth` lanes
-/// (ke::splitInnermostReductionLoop, lanes innermost), partial sums kept in
+/// one result: then that loop is split into lanes (getAccumulatorLanes;
+/// ke::splitInnermostReductionLoop, lanes innermost), partial sums kept in
 /// a vector across all the reduction loops and the lanes folded after.
 /// Without it each vector step ends in a horizontal reduction.
 bool splitsMultiLoopReductionIntoLanes(linalg::LinalgOp op,
@@ -613,12 +617,7 @@ bool splitsMultiLoopReductionIntoLanes(linalg::LinalgOp op,
                                        unsigned vectorLoop,
                                        int64_t vectorWidth) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  bool contiguous = llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *in) {
-    AffineMap map = op.getMatchingIndexingMap(in);
-    return map.getNumResults() > 0 &&
-           map.getResult(map.getNumResults() - 1) ==
-               getAffineDimExpr(vectorLoop, op.getContext());
-  });
+  bool contiguous = isInnermostOfAnInput(op, vectorLoop);
   return contiguous && vectorLoop + 1 == bounds.size() &&
          iterators[vectorLoop] == utils::IteratorType::reduction &&
          op.getNumReductionLoops() > 1 && op->getNumResults() == 1 &&
