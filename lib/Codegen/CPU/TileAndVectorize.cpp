@@ -659,11 +659,28 @@ bool splitsAcrossThreads(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
          (length / kThreadChunks) % (8 * vectorWidth) == 0;
 }
 
+/// How many thread chunks read each element of `input`: the product of the
+/// chunk counts of the cut loops its indexing map does not use.
+constexpr int64_t kMostChunksRecomputingAnInput = 2;
+int64_t countChunksReading(linalg::LinalgOp op, OpOperand *input,
+                           ArrayRef<int64_t> bounds,
+                           ArrayRef<int64_t> threadTile) {
+  AffineMap map = op.getMatchingIndexingMap(input);
+  int64_t chunks = 1;
+  for (unsigned loop = 0; loop < threadTile.size(); ++loop)
+    if (threadTile[loop] > 0 && threadTile[loop] < bounds[loop] &&
+        !map.isFunctionOfDim(loop))
+      chunks *= bounds[loop] / threadTile[loop];
+  return chunks;
+}
+
 /// What tiling with fused initializers made: the tiled op, the initializer
-/// tiles computed inside its loops, and the loops (outermost first).
+/// tiles computed inside its loops, the tiles of fused input producers (see
+/// tileAndFuseInitializers), and the loops (outermost first).
 struct FusedTiling {
   linalg::LinalgOp tiled;
   SmallVector<Operation *> initializers;
+  SmallVector<linalg::LinalgOp> inputProducers;
   SmallVector<LoopLikeOpInterface> loops;
 };
 
@@ -692,16 +709,35 @@ bool isDataMovementInitializer(Operation *producer) {
 /// the tile's accumulators start from it in registers instead of memory
 /// written by a separate pass and read back. The caller must not tile
 /// reduction loops here: an initializer fused into a reduction loop would
-/// run on every step of it.
-FailureOr<FusedTiling> tileAndFuseInitializers(
-    RewriterBase &rewriter, linalg::LinalgOp op,
-    const scf::SCFTilingOptions &options) {
+/// run on every step of it. The data-movement ops that produce the inputs
+/// numbered in `fusedInputs` and that only `op` reads (a contraction's
+/// packed panels of B) are computed per tile too: a thread packs the panels
+/// its chunk reads right before it reads them, while they are in its
+/// cache, instead of every panel going out to memory in a pass of its own
+/// and coming back.
+FailureOr<FusedTiling>
+tileAndFuseInitializers(RewriterBase &rewriter, linalg::LinalgOp op,
+                        const scf::SCFTilingOptions &options,
+                        ArrayRef<unsigned> fusedInputs = {}) {
   scf::SCFTileAndFuseOptions fuseOptions;
   fuseOptions.setTilingOptions(options);
+  // Decided before tiling: the tiled loops add readers of every input.
+  llvm::SmallPtrSet<Operation *, 2> fusedInputProducers;
+  for (unsigned number : fusedInputs) {
+    OpOperand *input = op.getDpsInputOperand(number);
+    auto producer = input->get().getDefiningOp<linalg::GenericOp>();
+    if (producer && isDataMovementInitializer(producer) &&
+        llvm::all_of(input->get().getUsers(), [&](Operation *user) {
+          return user == op.getOperation();
+        }))
+      fusedInputProducers.insert(producer);
+  }
   fuseOptions.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+      [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-        if (isDestination && isDataMovementInitializer(producer.getOwner()))
+        Operation *owner = producer.getOwner();
+        if ((isDestination && isDataMovementInitializer(owner)) ||
+            (!isDestination && fusedInputProducers.contains(owner)))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         return std::nullopt;
       });
@@ -714,15 +750,32 @@ FailureOr<FusedTiling> tileAndFuseInitializers(
   FusedTiling tiling;
   // The tiled consumer comes first, the fused producers' tiles after it.
   tiling.tiled = dyn_cast<linalg::LinalgOp>(result->tiledAndFusedOps[0]);
-  for (Operation *tiled : llvm::drop_begin(result->tiledAndFusedOps))
-    tiling.initializers.push_back(tiled);
   if (!tiling.tiled)
     return failure();
+  // A fused tile feeding the tiled op's inputs is an input producer; the
+  // rest initialize its outputs (directly or through another fused tile).
+  for (Operation *tiled : llvm::drop_begin(result->tiledAndFusedOps)) {
+    bool feedsInput = llvm::any_of(
+        tiling.tiled.getDpsInputOperands(), [&](OpOperand *input) {
+          return input->get().getDefiningOp() == tiled;
+        });
+    auto producer = dyn_cast<linalg::LinalgOp>(tiled);
+    if (feedsInput && producer)
+      tiling.inputProducers.push_back(producer);
+    else
+      tiling.initializers.push_back(tiled);
+  }
   for (OpResult value : op->getResults())
     if (Value replacement = result->replacements.lookup(value))
       rewriter.replaceAllUsesWith(value, replacement);
   if (isOpTriviallyDead(op))
     rewriter.eraseOp(op);
+  // The slices fusion replaced are left behind; without them a fused input
+  // producer is dead and the pass drops it instead of scheduling it.
+  for (Operation *producer : fusedInputProducers)
+    for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
+      if (isa<tensor::ExtractSliceOp>(user) && isOpTriviallyDead(user))
+        rewriter.eraseOp(user);
   tiling.loops = result->loops;
   return tiling;
 }
@@ -1081,6 +1134,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
 
   // Threads: the outer parallel loops in chunks, one scf.forall (OpenMP in
   // ke-lower-cpu), unless the op already runs inside a schedule's threads.
+  SmallVector<linalg::LinalgOp> inputProducers;
   if (!op->getParentOfType<scf::ForallOp>()) {
     SmallVector<int64_t> threadTile =
         contraction ? chooseContractionThreadTile(op, bounds, registerTile,
@@ -1093,10 +1147,21 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       if (blocked) {
         // Thread tiles cut parallel loops only: initializers fuse safely.
+        // A contraction's inputs made by data movement (packed panels) are
+        // computed in the chunks that read them where few chunks read the
+        // same part: each of them computes it again.
+        SmallVector<unsigned> fusedInputs;
+        if (contraction)
+          for (OpOperand *input : op.getDpsInputOperands())
+            if (countChunksReading(op, input, bounds, threadTile) <=
+                kMostChunksRecomputingAnInput)
+              fusedInputs.push_back(input->getOperandNumber());
         FailureOr<FusedTiling> chunked =
-            tileAndFuseInitializers(rewriter, op, options);
-        if (succeeded(chunked))
+            tileAndFuseInitializers(rewriter, op, options, fusedInputs);
+        if (succeeded(chunked)) {
           op = chunked->tiled;
+          inputProducers = chunked->inputProducers;
+        }
       } else {
         rewriter.setInsertionPoint(op);
         FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
@@ -1111,6 +1176,9 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
 
   if (blocked) {
     tileBlocked(rewriter, op, registerTile, contraction, namedContraction);
+    // Inside the thread chunk now: tiled and vectorized without threads.
+    for (linalg::LinalgOp producer : inputProducers)
+      tileAndVectorizeOp(rewriter, producer, vectorWidth);
     return;
   }
   scf::SCFTilingOptions options;

@@ -511,3 +511,53 @@ func.func @channel_means_nhwc(%x: tensor<2x16x16x64xf32>) -> tensor<2x64xf32> {
   } -> tensor<2x64xf32>
   return %r : tensor<2x64xf32>
 }
+
+// -----
+
+// B's packed panels (ke-pack-contraction-panels' copy) are packed inside the
+// thread chunks that read them, right before their rows sweep them, where at
+// most two chunks read the same panels: here each of the 16 chunks takes all
+// 64 rows and 2 panels, so the packing has no pass (and no threads) of its
+// own. With 1024 rows (16 chunks of 64 rows, all reading the same 4 panels)
+// it would be done 16 times: it stays a pass of its own.
+// CHECK-LABEL: func.func @packed_panels_in_chunks
+// CHECK-NOT:     -> (tensor<32x512x32xf32>)
+// CHECK:         scf.forall (%{{.*}}) = (0) to (32) step (2) {{.*}} -> (tensor<64x32x32xf32>)
+// CHECK:           scf.for {{.*}} -> (tensor<2x512x32xf32>)
+// CHECK:             vector.transfer_write {{.*}} : vector<1x1x8xf32>, tensor<1x1x8xf32>
+// CHECK:           scf.for {{.*}} -> (tensor<64x2x32xf32>)
+// CHECK:             vector.transfer_read {{.*}} : tensor<2x512x32xf32>, vector<1x1x32xf32>
+// CHECK-LABEL: func.func @packed_panels_read_by_all_chunks
+// CHECK:         scf.for {{.*}} -> (tensor<4x64x32xf32>)
+// CHECK:         scf.forall (%{{.*}}) = (0) to (1024) step (64)
+// CHECK-NOT:       -> (tensor<{{.*}}x64x32xf32>)
+// CHECK:           vector.transfer_read {{.*}} : tensor<4x64x32xf32>, vector<1x1x32xf32>
+#packing_panel_read = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+#packing_panel_write = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#packing_rows = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+#packing_panels = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#packing_blocks = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+func.func @packed_panels_in_chunks(%a: tensor<64x512xf32>, %b: tensor<512x1024xf32>, %c: tensor<64x1024xf32>) -> tensor<64x1024xf32> {
+  %e = tensor.empty() : tensor<32x512x32xf32>
+  %bx = tensor.expand_shape %b [[0], [1, 2]] output_shape [512, 32, 32] : tensor<512x1024xf32> into tensor<512x32x32xf32>
+  %p = linalg.generic {indexing_maps = [#packing_panel_read, #packing_panel_write], iterator_types = ["parallel", "parallel", "parallel"]} ins(%bx : tensor<512x32x32xf32>) outs(%e : tensor<32x512x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<32x512x32xf32>
+  %cx = tensor.expand_shape %c [[0], [1, 2]] output_shape [64, 32, 32] : tensor<64x1024xf32> into tensor<64x32x32xf32>
+  %r = linalg.contract indexing_maps = [#packing_rows, #packing_panels, #packing_blocks] ins(%a, %p : tensor<64x512xf32>, tensor<32x512x32xf32>) outs(%cx : tensor<64x32x32xf32>) -> tensor<64x32x32xf32>
+  %rc = tensor.collapse_shape %r [[0], [1, 2]] : tensor<64x32x32xf32> into tensor<64x1024xf32>
+  return %rc : tensor<64x1024xf32>
+}
+func.func @packed_panels_read_by_all_chunks(%a: tensor<1024x64xf32>, %b: tensor<64x128xf32>, %c: tensor<1024x128xf32>) -> tensor<1024x128xf32> {
+  %e = tensor.empty() : tensor<4x64x32xf32>
+  %bx = tensor.expand_shape %b [[0], [1, 2]] output_shape [64, 4, 32] : tensor<64x128xf32> into tensor<64x4x32xf32>
+  %p = linalg.generic {indexing_maps = [#packing_panel_read, #packing_panel_write], iterator_types = ["parallel", "parallel", "parallel"]} ins(%bx : tensor<64x4x32xf32>) outs(%e : tensor<4x64x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x64x32xf32>
+  %cx = tensor.expand_shape %c [[0], [1, 2]] output_shape [1024, 4, 32] : tensor<1024x128xf32> into tensor<1024x4x32xf32>
+  %r = linalg.contract indexing_maps = [#packing_rows, #packing_panels, #packing_blocks] ins(%a, %p : tensor<1024x64xf32>, tensor<4x64x32xf32>) outs(%cx : tensor<1024x4x32xf32>) -> tensor<1024x4x32xf32>
+  %rc = tensor.collapse_shape %r [[0], [1, 2]] : tensor<1024x4x32xf32> into tensor<1024x128xf32>
+  return %rc : tensor<1024x128xf32>
+}
