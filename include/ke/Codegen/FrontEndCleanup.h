@@ -16,16 +16,17 @@
 namespace ke {
 /// Pass-pipeline text on func.func: elementwise fusion (producers with one
 /// use only, so nothing is computed twice; it also drops unused results),
-/// unit-dimension folding, canonicalization.
+/// elements only extracted computed where they are, unit-dimension folding,
+/// canonicalization.
 inline constexpr llvm::StringLiteral kFrontEndCleanupPipeline =
     "ke-expand-constant-powers,linalg-fuse-elementwise-ops,"
-    "linalg-fold-unit-extent-dims,canonicalize";
+    "ke-compute-extracted-elements,linalg-fold-unit-extent-dims,canonicalize";
 /// The CPU's: no fusion that recomputes an expensive producer per iteration
 /// of loops it does not depend on (ke-fuse-elementwise-ops). GPU kernels
 /// keep upstream's fusion until the change is measured there.
 inline constexpr llvm::StringLiteral kCPUFrontEndCleanupPipeline =
     "ke-expand-constant-powers,ke-fuse-elementwise-ops,"
-    "linalg-fold-unit-extent-dims,canonicalize";
+    "ke-compute-extracted-elements,linalg-fold-unit-extent-dims,canonicalize";
 } // namespace ke
 
 #endif // KE_CODEGEN_FRONTENDCLEANUP_H

@@ -705,6 +705,34 @@ def KeExpandConstantPowers : Pass<"ke-expand-constant-powers", "mlir::func::Func
                            "::mlir::math::MathDialect"];
 }
 
+def KeComputeExtractedElements
+    : Pass<"ke-compute-extracted-elements", "mlir::func::FuncOp"> {
+  let summary = "Compute an elementwise op's elements where tensor.extract reads them";
+  let description = [{
+    A loss picks one element per row out of a tensor that front ends
+    compute in full: torch-mlir's cross entropy writes the whole
+    log-softmax (`x - max - log(sum(exp(x - max)))`, 16 MB for KernelBench's
+    1024 x 4096) and then extracts the target's element of each row inside
+    the loss's reduction. When every user of a `linalg.generic`'s results
+    is a `tensor.extract`, each extraction is replaced by the generic's body
+    at that element: its operands' elements extracted at the element's
+    loop indices (the result's indexing map must be a permutation), its
+    `linalg.index` ops by those indices. The generic is then dead.
+
+    Only when it is cheaper: the generic's loops are parallel and static,
+    its body has no side effects or regions, and the extractions run at
+    most half as often in all as the generic has iterations, so that most
+    elements are never read (an extraction inside a linalg op's body runs
+    once per iteration of that op; inside any other loop, how often is
+    unknown and nothing is rewritten; a flip that reads every element once
+    keeps its producer). In
+    both front-end cleanups, after elementwise fusion (which builds the
+    producer whole).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeFuseElementwiseOps : Pass<"ke-fuse-elementwise-ops", "mlir::func::FuncOp"> {
   let summary = "Elementwise fusion that never recomputes an expensive producer";
   let description = [{
