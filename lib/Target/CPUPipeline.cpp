@@ -38,7 +38,8 @@ constexpr llvm::StringLiteral kBufferize =
 constexpr llvm::StringLiteral kResultsToOutParams =
     "func.func(canonicalize,cse),"
     "buffer-results-to-out-params{hoist-static-allocs=true "
-    "modify-public-functions=true},";
+    "modify-public-functions=true},"
+    "func.func(ke-write-reshaped-results-in-place),";
 constexpr llvm::StringLiteral kDeallocate =
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,";
 

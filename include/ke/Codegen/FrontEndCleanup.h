@@ -22,11 +22,14 @@ inline constexpr llvm::StringLiteral kFrontEndCleanupPipeline =
     "ke-expand-constant-powers,linalg-fuse-elementwise-ops,"
     "ke-compute-extracted-elements,linalg-fold-unit-extent-dims,canonicalize";
 /// The CPU's: no fusion that recomputes an expensive producer per iteration
-/// of loops it does not depend on (ke-fuse-elementwise-ops). GPU kernels
+/// of loops it does not depend on (ke-fuse-elementwise-ops), and unit
+/// dimensions folded before fusion as well (a group norm's [N, G, 1]
+/// statistics otherwise keep its normalization and scale apart). GPU kernels
 /// keep upstream's fusion until the change is measured there.
 inline constexpr llvm::StringLiteral kCPUFrontEndCleanupPipeline =
-    "ke-expand-constant-powers,ke-fuse-elementwise-ops,"
-    "ke-compute-extracted-elements,linalg-fold-unit-extent-dims,canonicalize";
+    "ke-expand-constant-powers,linalg-fold-unit-extent-dims,"
+    "ke-fuse-elementwise-ops,ke-compute-extracted-elements,"
+    "linalg-fold-unit-extent-dims,canonicalize";
 } // namespace ke
 
 #endif // KE_CODEGEN_FRONTENDCLEANUP_H

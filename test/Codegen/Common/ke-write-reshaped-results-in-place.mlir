@@ -1,0 +1,69 @@
+// RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-write-reshaped-results-in-place))' | FileCheck %s
+
+// A result computed as [2, 4, 8] and returned as [8, 8]: the temporary
+// becomes the out-parameter viewed as [2, 4, 8]; copy and deallocation go.
+// CHECK-LABEL: func.func @collapsed_result
+// CHECK-SAME:    (%[[IN:.*]]: memref<8x8xf32>, %[[OUT:.*]]: memref<8x8xf32>)
+// CHECK:         %[[VIEW:.*]] = memref.expand_shape %[[OUT]] {{\[\[}}0, 1], [2]] output_shape [2, 4, 8] : memref<8x8xf32> into memref<2x4x8xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         linalg.copy ins(%{{.*}} : memref<2x4x8xf32>) outs(%[[VIEW]] : memref<2x4x8xf32>)
+// CHECK-NOT:     memref.copy
+// CHECK-NOT:     memref.dealloc
+// CHECK:         return
+func.func @collapsed_result(%in: memref<8x8xf32>, %out: memref<8x8xf32>) {
+  %t = memref.alloc() {alignment = 64 : i64} : memref<2x4x8xf32>
+  %v = memref.expand_shape %in [[0, 1], [2]] output_shape [2, 4, 8] : memref<8x8xf32> into memref<2x4x8xf32>
+  linalg.copy ins(%v : memref<2x4x8xf32>) outs(%t : memref<2x4x8xf32>)
+  %r = memref.collapse_shape %t [[0, 1], [2]] : memref<2x4x8xf32> into memref<8x8xf32>
+  memref.copy %r, %out : memref<8x8xf32> to memref<8x8xf32>
+  memref.dealloc %t : memref<2x4x8xf32>
+  return
+}
+
+// -----
+
+// The other direction: computed as [64], returned as [8, 8].
+// CHECK-LABEL: func.func @expanded_result
+// CHECK-SAME:    (%[[IN:.*]]: memref<64xf32>, %[[OUT:.*]]: memref<8x8xf32>)
+// CHECK:         %[[VIEW:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1]] : memref<8x8xf32> into memref<64xf32>
+// CHECK:         linalg.copy ins(%[[IN]] : memref<64xf32>) outs(%[[VIEW]] : memref<64xf32>)
+// CHECK-NOT:     memref.copy
+func.func @expanded_result(%in: memref<64xf32>, %out: memref<8x8xf32>) {
+  %t = memref.alloc() : memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  %r = memref.expand_shape %t [[0, 1]] output_shape [8, 8] : memref<64xf32> into memref<8x8xf32>
+  memref.copy %r, %out : memref<8x8xf32> to memref<8x8xf32>
+  memref.dealloc %t : memref<64xf32>
+  return
+}
+
+// -----
+
+// Left alone: the temporary is written after the copy (that write must not
+// reach the caller), and an out-parameter something else also writes.
+// CHECK-LABEL: func.func @written_after_copy
+// CHECK:         memref.alloc
+// CHECK:         memref.copy
+// CHECK-LABEL: func.func @out_also_written
+// CHECK:         memref.alloc
+// CHECK:         memref.copy
+func.func @written_after_copy(%in: memref<64xf32>, %out: memref<8x8xf32>, %other: memref<64xf32>) {
+  %t = memref.alloc() : memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  %r = memref.expand_shape %t [[0, 1]] output_shape [8, 8] : memref<64xf32> into memref<8x8xf32>
+  memref.copy %r, %out : memref<8x8xf32> to memref<8x8xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  linalg.copy ins(%t : memref<64xf32>) outs(%other : memref<64xf32>)
+  memref.dealloc %t : memref<64xf32>
+  return
+}
+func.func @out_also_written(%in: memref<64xf32>, %out: memref<8x8xf32>, %x: f32) {
+  %t = memref.alloc() : memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  %r = memref.expand_shape %t [[0, 1]] output_shape [8, 8] : memref<64xf32> into memref<8x8xf32>
+  memref.copy %r, %out : memref<8x8xf32> to memref<8x8xf32>
+  %c0 = arith.constant 0 : index
+  memref.store %x, %out[%c0, %c0] : memref<8x8xf32>
+  memref.dealloc %t : memref<64xf32>
+  return
+}
