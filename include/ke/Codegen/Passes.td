@@ -725,9 +725,12 @@ def KeComputeExtractedElements
     elements are never read (an extraction inside a linalg op's body runs
     once per iteration of that op; inside any other loop, how often is
     unknown and nothing is rewritten; a flip that reads every element once
-    keeps its producer). In
-    both front-end cleanups, after elementwise fusion (which builds the
-    producer whole).
+    keeps its producer). In the CPU's front-end cleanup (default lowering
+    and the search's payload), after elementwise fusion (which builds the
+    producer whole): KernelBench's cross entropy 1.85 -> 1.19 ms with 2
+    threads. Not on the GPU, where the same problem went from 74 to 88 us
+    (H100): its pick over the batch runs on one thread there, and computed
+    in place it does a log and three gathers per row.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::tensor::TensorDialect"];
