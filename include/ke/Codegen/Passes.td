@@ -866,7 +866,12 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     input's element such as a bias broadcast into a channels-last layout)
     is fused into its thread chunks and register blocks (ops are tiled
     consumers first), so the accumulators start from it in registers and
-    the output is not written twice. A contraction's input made by data
+    the output is not written twice. A convolution whose output width has
+    no divisor from 4 to 16 (29, prime) would get one pixel per tile, one
+    accumulator vector whose FMAs wait on each other; its whole blocks of 8
+    pixels are split off first and tiled on their own (not a depthwise
+    one, whose pixels each read a vector of their own: slower split).
+    A contraction's input made by data
     movement that only it reads (its packed panels of B) is computed inside
     the thread chunks that read it where at most two chunks read the same
     part: each thread packs its panels right before its rows sweep them,

@@ -148,6 +148,10 @@ std::optional<TransposedLoops> getTransposedLoops(linalg::LinalgOp op,
 /// whole ones, an op of its own for the rest) when it is this many vectors
 /// long at least.
 constexpr int64_t kFewestPeeledVectors = 4;
+/// A convolution tile with fewer output pixels than this has too few
+/// accumulators; whole blocks of kPeeledPixels are split off instead.
+constexpr int64_t kFewestBlockPixels = 4;
+constexpr int64_t kPeeledPixels = 8;
 
 /// The tile of a channels-last convolution, (n, oh, ow, f, kh, kw, c): a
 /// few output pixels (ow, up to 16) by up to 32 output channels, the
@@ -157,28 +161,32 @@ constexpr int64_t kFewestPeeledVectors = 4;
 /// The same for a 1-D one, (n, ow, f, kw, c), for a 3-D one, (n, od, oh, ow,
 /// f, kd, kh, kw, c), with od and kd of 1 as well, and for a depthwise one,
 /// (n, oh, ow, c, kh, kw), whose channels are the vector.
+struct ChannelsLastLoops {
+  unsigned pixelLoop;
+  unsigned channelLoop;
+};
+/// The positions of a channels-last convolution's ow and f loops.
+std::optional<ChannelsLastLoops> getChannelsLastLoops(linalg::LinalgOp op,
+                                                      ArrayRef<int64_t> bounds) {
+  if (isa<linalg::Conv1DNwcWcfOp>(op) && bounds.size() == 5)
+    return ChannelsLastLoops{1, 2}; // (n, ow, f, kw, c)
+  if (isa<linalg::Conv2DNhwcHwcfOp>(op) && bounds.size() == 7)
+    return ChannelsLastLoops{2, 3};
+  if (isa<linalg::Conv3DNdhwcDhwcfOp>(op) && bounds.size() == 9)
+    return ChannelsLastLoops{3, 4};
+  // (n, oh, ow, c, kh, kw): the channels are the vector.
+  if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) && bounds.size() == 6)
+    return ChannelsLastLoops{2, 3};
+  return std::nullopt;
+}
+
 SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
                                             ArrayRef<int64_t> bounds,
                                             int64_t width) {
-  // Positions of ow and f among the loops.
-  unsigned pixelLoop, channelLoop;
-  if (isa<linalg::Conv1DNwcWcfOp>(op) && bounds.size() == 5) {
-    // (n, ow, f, kw, c): already the 1-D convolution tiles compute.
-    pixelLoop = 1;
-    channelLoop = 2;
-  } else if (isa<linalg::Conv2DNhwcHwcfOp>(op) && bounds.size() == 7) {
-    pixelLoop = 2;
-    channelLoop = 3;
-  } else if (isa<linalg::Conv3DNdhwcDhwcfOp>(op) && bounds.size() == 9) {
-    pixelLoop = 3;
-    channelLoop = 4;
-  } else if (isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) && bounds.size() == 6) {
-    // (n, oh, ow, c, kh, kw): the channels are the vector.
-    pixelLoop = 2;
-    channelLoop = 3;
-  } else {
+  std::optional<ChannelsLastLoops> loops = getChannelsLastLoops(op, bounds);
+  if (!loops)
     return {};
-  }
+  unsigned pixelLoop = loops->pixelLoop, channelLoop = loops->channelLoop;
   int64_t channels = 0;
   for (int64_t size : {4 * width, 2 * width, width})
     if (bounds[channelLoop] % size == 0) {
@@ -1067,6 +1075,33 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   SmallVector<int64_t> registerTile =
       chooseChannelsLastTile(op, bounds, vectorWidth);
   bool convolution = !registerTile.empty();
+  if (convolution) {
+    // A width with no divisor of at least kFewestBlockPixels (29, prime,
+    // after a 4-wide kernel) left one pixel per tile: one accumulator
+    // vector, each FMA waiting on the last (KernelBench's Conv3d + GroupNorm
+    // at 18 % of peak). Its whole blocks of kPeeledPixels are split off.
+    // Not a depthwise one: each pixel reads a vector of its own there, and
+    // KernelBench's (122 = 2 x 61 pixels wide) ran 1.4x slower split.
+    unsigned pixelLoop = getChannelsLastLoops(op, bounds)->pixelLoop;
+    if (!isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) &&
+        registerTile[pixelLoop] < kFewestBlockPixels &&
+        bounds[pixelLoop] > kPeeledPixels) {
+      int64_t whole = bounds[pixelLoop] / kPeeledPixels * kPeeledPixels;
+      rewriter.setInsertionPoint(op);
+      auto [body, rest] =
+          linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                          pixelLoop, rewriter.getIndexAttr(whole));
+      if (body && rest) {
+        tileAndVectorizeOp(rewriter,
+                           cast<linalg::LinalgOp>(body.getOperation()),
+                           vectorWidth);
+        tileAndVectorizeOp(rewriter,
+                           cast<linalg::LinalgOp>(rest.getOperation()),
+                           vectorWidth);
+        return;
+      }
+    }
+  }
   std::optional<ContractionBlock> contraction;
   if (!convolution && namedContraction)
     contraction = chooseContractionTile(op, bounds, vectorWidth);

@@ -514,6 +514,25 @@ func.func @channel_means_nhwc(%x: tensor<2x16x16x64xf32>) -> tensor<2x64xf32> {
 
 // -----
 
+// A convolution 29 pixels wide (prime) would get one pixel per tile: one
+// accumulator vector, each FMA waiting on the last. Its first 24 pixels are
+// split off (12-pixel tiles, 12 independent FMAs per step), the last 5 get
+// a 5-pixel tile.
+// CHECK-LABEL: func.func @conv_prime_width
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 4, 24, 16]
+// CHECK:         scf.forall {{.*}} -> (tensor<1x4x24x16xf32>)
+// CHECK:           -> (tensor<1x1x12x16xf32>, vector<1x12x16xf32>)
+// CHECK-COUNT-12:    vector.fma {{.*}} : vector<16xf32>
+// CHECK:         tensor.insert_slice {{.*}} [1, 4, 24, 16]
+// CHECK:         -> (tensor<1x1x5x16xf32>, vector<1x5x16xf32>)
+// CHECK-COUNT-5:   vector.fma {{.*}} : vector<16xf32>
+func.func @conv_prime_width(%x: tensor<1x6x31x8xf32>, %w: tensor<3x3x8x16xf32>, %init: tensor<1x4x29x16xf32>) -> tensor<1x4x29x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w : tensor<1x6x31x8xf32>, tensor<3x3x8x16xf32>) outs(%init : tensor<1x4x29x16xf32>) -> tensor<1x4x29x16xf32>
+  return %r : tensor<1x4x29x16xf32>
+}
+
+// -----
+
 // B's packed panels (ke-pack-contraction-panels' copy) are packed inside the
 // thread chunks that read them, right before their rows sweep them, where at
 // most two chunks read the same panels: here each of the 16 chunks takes all
