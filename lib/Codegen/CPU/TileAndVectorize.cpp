@@ -678,7 +678,7 @@ int64_t countChunksReading(linalg::LinalgOp op, OpOperand *input,
   for (unsigned loop = 0; loop < threadTile.size(); ++loop)
     if (threadTile[loop] > 0 && threadTile[loop] < bounds[loop] &&
         !map.isFunctionOfDim(loop))
-      chunks *= bounds[loop] / threadTile[loop];
+      chunks *= llvm::divideCeil(bounds[loop], threadTile[loop]);
   return chunks;
 }
 

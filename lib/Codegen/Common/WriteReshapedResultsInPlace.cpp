@@ -30,14 +30,18 @@ Operation *getAncestorIn(Block *block, Operation *op) {
 }
 
 /// Whether every use of `alloc` other than `reshape` (the view that is
-/// copied out) and deallocations is before `copy` in its block: a write
-/// after the copy would otherwise land in the caller's buffer.
+/// copied out) and deallocations is before `copy` in its block, and none
+/// makes another view of it (a subview written after the copy, a loop's
+/// memref result): a write after the copy would otherwise land in the
+/// caller's buffer.
 bool isOnlyUsedBefore(memref::AllocOp alloc, Operation *reshape,
                       memref::CopyOp copy) {
   Block *block = copy->getBlock();
   for (Operation *user : alloc->getUsers()) {
     if (user == reshape || isa<memref::DeallocOp>(user))
       continue;
+    if (llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+      return false;
     Operation *ancestor = getAncestorIn(block, user);
     if (!ancestor || !ancestor->isBeforeInBlock(copy))
       return false;
@@ -50,11 +54,12 @@ bool isOnlyUsedBefore(memref::AllocOp alloc, Operation *reshape,
 
 /// `memref.copy (collapse|expand)(%alloc), %out` where `%out` is a function
 /// argument written by nothing else: `%alloc` becomes the inverse reshape
-/// of `%out`, and the copy goes.
+/// of `%out`, and the copy goes. Like buffer-results-to-out-params'
+/// hoisting, this assumes the caller's out-parameters alias no input.
 void writeInPlace(memref::CopyOp copy, IRRewriter &rewriter) {
   auto out = dyn_cast<BlockArgument>(copy.getTarget());
-  if (!out || !isa<func::FuncOp>(out.getOwner()->getParentOp()) ||
-      !out.hasOneUse())
+  if (!out || !out.getOwner()->isEntryBlock() ||
+      !isa<func::FuncOp>(out.getOwner()->getParentOp()) || !out.hasOneUse())
     return;
   auto outType = dyn_cast<MemRefType>(out.getType());
   if (!outType || !outType.getLayout().isIdentity() ||

@@ -40,8 +40,12 @@ func.func @expanded_result(%in: memref<64xf32>, %out: memref<8x8xf32>) {
 // -----
 
 // Left alone: the temporary is written after the copy (that write must not
-// reach the caller), and an out-parameter something else also writes.
+// reach the caller), directly or through a view made before it, and an
+// out-parameter something else also writes.
 // CHECK-LABEL: func.func @written_after_copy
+// CHECK:         memref.alloc
+// CHECK:         memref.copy
+// CHECK-LABEL: func.func @written_through_view_after_copy
 // CHECK:         memref.alloc
 // CHECK:         memref.copy
 // CHECK-LABEL: func.func @out_also_written
@@ -54,6 +58,17 @@ func.func @written_after_copy(%in: memref<64xf32>, %out: memref<8x8xf32>, %other
   memref.copy %r, %out : memref<8x8xf32> to memref<8x8xf32>
   linalg.copy ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
   linalg.copy ins(%t : memref<64xf32>) outs(%other : memref<64xf32>)
+  memref.dealloc %t : memref<64xf32>
+  return
+}
+func.func @written_through_view_after_copy(%in: memref<64xf32>, %out: memref<8x8xf32>, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %t = memref.alloc() : memref<64xf32>
+  %s = memref.subview %t[0] [8] [1] : memref<64xf32> to memref<8xf32, strided<[1]>>
+  linalg.copy ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  %r = memref.expand_shape %t [[0, 1]] output_shape [8, 8] : memref<64xf32> into memref<8x8xf32>
+  memref.copy %r, %out : memref<8x8xf32> to memref<8x8xf32>
+  memref.store %x, %s[%c0] : memref<8xf32, strided<[1]>>
   memref.dealloc %t : memref<64xf32>
   return
 }
