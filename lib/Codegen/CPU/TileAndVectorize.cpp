@@ -153,14 +153,6 @@ constexpr int64_t kFewestPeeledVectors = 4;
 constexpr int64_t kFewestBlockPixels = 4;
 constexpr int64_t kPeeledPixels = 8;
 
-/// The tile of a channels-last convolution, (n, oh, ow, f, kh, kw, c): a
-/// few output pixels (ow, up to 16) by up to 32 output channels, the
-/// multiple of `width` that vectorizes along f; one of everything else (oh
-/// and kh must be 1 for the 1-D decomposition). Empty when `width` does not
-/// divide f.
-/// The same for a 1-D one, (n, ow, f, kw, c), for a 3-D one, (n, od, oh, ow,
-/// f, kd, kh, kw, c), with od and kd of 1 as well, and for a depthwise one,
-/// (n, oh, ow, c, kh, kw), whose channels are the vector.
 struct ChannelsLastLoops {
   unsigned pixelLoop;
   unsigned channelLoop;
@@ -180,6 +172,14 @@ std::optional<ChannelsLastLoops> getChannelsLastLoops(linalg::LinalgOp op,
   return std::nullopt;
 }
 
+/// The tile of a channels-last convolution, (n, oh, ow, f, kh, kw, c): a
+/// few output pixels (ow, up to 16) by up to 32 output channels, the
+/// multiple of `width` that vectorizes along f; one of everything else (oh
+/// and kh must be 1 for the 1-D decomposition). Empty when `width` does not
+/// divide f.
+/// The same for a 1-D one, (n, ow, f, kw, c), for a 3-D one, (n, od, oh, ow,
+/// f, kd, kh, kw, c), with od and kd of 1 as well, and for a depthwise one,
+/// (n, oh, ow, c, kh, kw), whose channels are the vector.
 SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
                                             ArrayRef<int64_t> bounds,
                                             int64_t width) {
@@ -1005,6 +1005,23 @@ bool ke::hasNonMonotoneIndexing(linalg::LinalgOp op) {
   });
 }
 
+/// Splits `op` along `loop` at `at` and tiles both parts; false (and `op`
+/// unchanged) when it does not split.
+static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
+                             unsigned loop, int64_t at, int64_t vectorWidth) {
+  rewriter.setInsertionPoint(op);
+  auto [body, rest] =
+      linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), loop,
+                      rewriter.getIndexAttr(at));
+  if (!body || !rest)
+    return false;
+  ke::tileAndVectorizeOp(
+      rewriter, cast<linalg::LinalgOp>(body.getOperation()), vectorWidth);
+  ke::tileAndVectorizeOp(
+      rewriter, cast<linalg::LinalgOp>(rest.getOperation()), vectorWidth);
+  return true;
+}
+
 void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                             int64_t vectorWidth) {
   if (hasNonMonotoneIndexing(op))
@@ -1042,17 +1059,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       !linalg::isaConvolutionOpInterface(op) &&
       splitKeepsReductionOrder(op, *contiguousLoop)) {
     int64_t whole = bounds[*contiguousLoop] / vectorWidth * vectorWidth;
-    rewriter.setInsertionPoint(op);
-    auto [body, rest] =
-        linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                        *contiguousLoop, rewriter.getIndexAttr(whole));
-    if (body && rest) {
-      tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(body.getOperation()),
-                         vectorWidth);
-      tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(rest.getOperation()),
-                         vectorWidth);
+    if (splitAndTileBoth(rewriter, op, *contiguousLoop, whole, vectorWidth))
       return;
-    }
   }
   std::optional<unsigned> vectorLoop =
       chooseVectorLoop(op, bounds, vectorWidth);
@@ -1087,19 +1095,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
         registerTile[pixelLoop] < kFewestBlockPixels &&
         bounds[pixelLoop] > kPeeledPixels) {
       int64_t whole = bounds[pixelLoop] / kPeeledPixels * kPeeledPixels;
-      rewriter.setInsertionPoint(op);
-      auto [body, rest] =
-          linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
-                          pixelLoop, rewriter.getIndexAttr(whole));
-      if (body && rest) {
-        tileAndVectorizeOp(rewriter,
-                           cast<linalg::LinalgOp>(body.getOperation()),
-                           vectorWidth);
-        tileAndVectorizeOp(rewriter,
-                           cast<linalg::LinalgOp>(rest.getOperation()),
-                           vectorWidth);
+      if (splitAndTileBoth(rewriter, op, pixelLoop, whole, vectorWidth))
         return;
-      }
     }
   }
   std::optional<ContractionBlock> contraction;
