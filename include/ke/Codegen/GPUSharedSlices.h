@@ -44,8 +44,8 @@ struct SharedSlice {
 
 /// The shape of a contraction's walk through shared memory.
 struct SharedStaging {
-  /// Outputs per block along rows and columns.
-  int64_t tile = 0;
+  /// Outputs per block along the rows and along the columns.
+  int64_t rowTile = 0, columnTile = 0;
   /// Reduction iterations per step.
   int64_t stepK = 0;
   /// Steps in flight: copies of a step start stages - 1 steps ahead.
@@ -55,6 +55,11 @@ struct SharedStaging {
   int64_t linePaddingBytes = 16;
   /// Copies that can go straight to shared memory do (cp.async, NVIDIA).
   bool asyncCopies = true;
+
+  /// The block's outputs along `slice`'s side.
+  int64_t tileAlong(const SharedSlice &slice) const {
+    return slice.alongRows ? rowTile : columnTile;
+  }
 };
 
 /// Input `position` of `contraction`'s slice plan.

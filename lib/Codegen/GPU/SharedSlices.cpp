@@ -19,7 +19,7 @@ namespace {
 constexpr int64_t kVectorBytes = 16;
 
 int64_t lines(const ke::SharedSlice &slice, const ke::SharedStaging &staging) {
-  return slice.kInnermost ? staging.tile : staging.stepK;
+  return slice.kInnermost ? staging.tileAlong(slice) : staging.stepK;
 }
 
 /// The bytes a slice buffer of `type` takes, up to the next 16: each
@@ -65,7 +65,8 @@ void copyStep(OpBuilder &builder, Location loc,
       slice.alongRows ? contraction.rowLoops : contraction.columnLoops;
   int64_t sideExtent = slice.alongRows ? contraction.rows : contraction.columns;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  int64_t tile = staging.tile, stepK = staging.stepK, width = slice.width;
+  int64_t tile = staging.tileAlong(slice), stepK = staging.stepK,
+          width = slice.width;
   int64_t chunks = tile * stepK / width;
   // Chunks along the innermost dimension first: neighbouring threads read
   // neighbouring addresses.
@@ -116,6 +117,23 @@ void copyStep(OpBuilder &builder, Location loc,
     SmallVector<Value> target = slice.kInnermost
                                     ? SmallVector<Value>{stage, mm, kk}
                                     : SmallVector<Value>{stage, kk, mm};
+    // One 32-bit element straight to shared memory (cp.async.ca: 4 bytes
+    // is the smallest copy), so that a convolution's input, which no
+    // vector copy reads, still overlaps its loads with the math.
+    if (width == 1 && staging.asyncCopies && element.isIntOrFloat() &&
+        element.getIntOrFloatBitWidth() == 32 &&
+        cast<MemRefType>(input->get().getType()).isLastDimUnitStride()) {
+      Value count;
+      if (inside)
+        count = arith::SelectOp::create(builder, loc, inside,
+                                        indexMath.constant(1), zero);
+      auto copy = nvgpu::DeviceAsyncCopyOp::create(
+          builder, loc, nvgpu::DeviceAsyncTokenType::get(op.getContext()),
+          slice.buffer, target, input->get(), indices,
+          builder.getIndexAttr(1), count, UnitAttr());
+      tokens.push_back(copy.getAsyncToken());
+      continue;
+    }
     if (width == 1) {
       Value value = loadOrZero(builder, loc, input->get(), indices, inside);
       memref::StoreOp::create(builder, loc, value, slice.buffer, target);
@@ -152,35 +170,70 @@ ke::SharedSlice ke::planSharedSlice(const GPUContraction &contraction,
   SharedSlice slice;
   slice.position = position;
   slice.alongRows = contraction.alongRows[position];
-  slice.kInnermost = llvm::any_of(contraction.reductionLoops, [&](unsigned l) {
-    return map.getResults().back().isFunctionOfDim(l);
-  });
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  AffineExpr innermost = map.getResults().back();
+  ArrayRef<unsigned> sideLoops = slice.alongRows ? contraction.rowLoops
+                                                 : contraction.columnLoops;
+  auto follows = [&](ArrayRef<unsigned> loops) {
+    return llvm::any_of(
+        loops, [&](unsigned l) { return innermost.isFunctionOfDim(l); });
+  };
+  slice.kInnermost = follows(contraction.reductionLoops);
+  // A convolution's input at (ow + kw) follows both: the copies run along
+  // the group whose innermost loop gives the longer run of neighbouring
+  // addresses (126 pixels rather than 3 taps), so that a warp's loads are
+  // coalesced.
+  if (slice.kInnermost && follows(sideLoops)) {
+    auto run = [&](ArrayRef<unsigned> loops) -> int64_t {
+      return innermost.isFunctionOfDim(loops.back()) ? bounds[loops.back()]
+                                                     : 1;
+    };
+    slice.kInnermost = run(contraction.reductionLoops) >= run(sideLoops);
+  }
   // A vector copy needs consecutive flat indices to be consecutive
-  // addresses: the innermost index is the innermost loop of its group,
-  // whose bound the width divides, in a row-major buffer whose rows the
-  // width divides (aligned vectors); and whole vectors in a step's lines.
+  // addresses: the innermost indices are the innermost loops of the
+  // group, in order, over whole dimensions of a row-major buffer (a
+  // filter's (c, kh, kw) runs 576 elements), a run the width divides in
+  // a buffer whose rows the width divides (aligned vectors); and whole
+  // vectors in a step's lines.
   auto memref = cast<MemRefType>(input->get().getType());
-  auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
   ArrayRef<unsigned> group =
-      slice.kInnermost  ? ArrayRef<unsigned>(contraction.reductionLoops)
-      : slice.alongRows ? ArrayRef<unsigned>(contraction.rowLoops)
-                        : ArrayRef<unsigned>(contraction.columnLoops);
+      slice.kInnermost ? ArrayRef<unsigned>(contraction.reductionLoops)
+                       : sideLoops;
   int64_t bits = memref.getElementTypeBitWidth();
   int64_t width = kVectorBytes * 8 / bits;
-  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  int64_t lineLength = slice.kInnermost ? staging.stepK : staging.tile;
+  int64_t contiguousRun = 0, trailingElements = 1;
+  if (!group.empty() && memref.getLayout().isIdentity() &&
+      memref.hasStaticShape()) {
+    unsigned results = map.getNumResults(), rank = memref.getRank();
+    contiguousRun = 1;
+    for (unsigned j = 0; j < group.size() && j < results; ++j) {
+      auto dim = dyn_cast<AffineDimExpr>(map.getResult(results - 1 - j));
+      unsigned loop = group[group.size() - 1 - j];
+      if (!dim || dim.getPosition() != loop) {
+        if (j == 0)
+          contiguousRun = 0;
+        break;
+      }
+      contiguousRun *= bounds[loop];
+      trailingElements *= memref.getShape()[rank - 1 - j];
+      // A dimension longer than its loop ends the run.
+      if (memref.getShape()[rank - 1 - j] != bounds[loop])
+        break;
+    }
+  }
+  int64_t lineLength =
+      slice.kInnermost ? staging.stepK : staging.tileAlong(slice);
   // [line][k] rows get 16 bytes of padding: the rows one k-wise read
   // touches land on different banks.
   slice.stride = slice.kInnermost
                      ? staging.stepK + kVectorBytes * 8 / bits
-                     : staging.tile + staging.linePaddingBytes * 8 / bits;
+                     : staging.tileAlong(slice) +
+                           staging.linePaddingBytes * 8 / bits;
   // Every row of the slice must start on 16 bytes for 16-byte copies.
   bool alignedRows = (slice.stride * bits / 8) % kVectorBytes == 0;
-  if (last && !group.empty() && last.getPosition() == group.back() &&
-      memref.getLayout().isIdentity() && memref.hasStaticShape() &&
-      memref.getShape().back() % width == 0 &&
-      bounds[group.back()] % width == 0 && lineLength % width == 0 &&
-      alignedRows)
+  if (contiguousRun > 0 && contiguousRun % width == 0 &&
+      trailingElements % width == 0 && lineLength % width == 0 && alignedRows)
     slice.width = width;
   return slice;
 }

@@ -50,8 +50,8 @@ constexpr int64_t kThreadsPerSide = 16;
 
 /// A contraction (see GPUContraction) with its block tile.
 struct StagedContraction : ke::GPUContraction {
-  /// Outputs per block along the rows and the columns.
-  int64_t tile = 0;
+  /// Outputs per block along the rows and along the columns.
+  int64_t rowTile = 0, columnTile = 0;
   /// Threads of the block along the rows (2 per warp).
   int64_t threadRows = kThreadsPerSide;
 };
@@ -74,6 +74,40 @@ int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
          (tile / 2) % kThreadsPerSide == 0 && blocks(tile) < minBlocks)
     tile /= 2;
   return tile;
+}
+
+/// Accumulators a thread may keep: more would spill.
+constexpr int64_t kMostAccumulators = 64;
+
+/// Shapes the square `tile` to `contraction`: a side shorter than the tile
+/// (a convolution's 16 output channels against 64) takes only the lines
+/// it has, rounded up to whole lines per thread, and the other side grows
+/// by powers of two while the block computes no more outputs than the
+/// square, each thread at most kMostAccumulators, and the grid keeps
+/// `minBlocks`: the square left three quarters of such a block's
+/// products on rows that do not exist.
+void shapeTile(StagedContraction &contraction, int64_t tile,
+               int64_t threadRows, int64_t minBlocks) {
+  contraction.rowTile = contraction.columnTile = tile;
+  bool fewRows = contraction.rows < tile, fewColumns = contraction.columns < tile;
+  if (fewRows == fewColumns)
+    return;
+  int64_t &shortTile = fewRows ? contraction.rowTile : contraction.columnTile;
+  int64_t &longTile = fewRows ? contraction.columnTile : contraction.rowTile;
+  int64_t shortThreads = fewRows ? threadRows : kThreadsPerSide;
+  int64_t longThreads = fewRows ? kThreadsPerSide : threadRows;
+  int64_t longExtent = fewRows ? contraction.columns : contraction.rows;
+  shortTile = llvm::alignTo(fewRows ? contraction.rows : contraction.columns,
+                            shortThreads);
+  auto blocks = [&](int64_t longSide) {
+    return llvm::divideCeil(longExtent, longSide) * contraction.batches;
+  };
+  while (2 * longTile * shortTile <= tile * tile &&
+         (shortTile / shortThreads) * (2 * longTile / longThreads) <=
+             kMostAccumulators &&
+         2 * longTile <= llvm::alignTo(longExtent, longThreads) &&
+         blocks(2 * longTile) >= minBlocks)
+    longTile *= 2;
 }
 
 /// Every input's slice plan.
@@ -115,7 +149,8 @@ bool foldsZeroPastK(const ke::GPUContraction &contraction) {
 ke::SharedStaging stagingFor(const StagedContraction &contraction,
                              int64_t stepK, int64_t stages, bool asyncCopies) {
   ke::SharedStaging staging;
-  staging.tile = contraction.tile;
+  staging.rowTile = contraction.rowTile;
+  staging.columnTile = contraction.columnTile;
   staging.stepK = stepK;
   staging.stages = 1;
   staging.asyncCopies = asyncCopies;
@@ -132,7 +167,8 @@ ke::SharedStaging stagingFor(const StagedContraction &contraction,
 bool fitsDevice(const StagedContraction &contraction,
                 const ke::SharedStaging &staging) {
   constexpr int64_t kMaxGridYZ = 65535;
-  return llvm::divideCeil(contraction.rows, contraction.tile) <= kMaxGridYZ &&
+  return llvm::divideCeil(contraction.rows, contraction.rowTile) <=
+             kMaxGridYZ &&
          contraction.batches <= kMaxGridYZ &&
          staging.stages * ke::sharedStageBytes(contraction,
                                                planSlices(contraction, staging),
@@ -203,24 +239,26 @@ void allowContraction(Operation *op) {
 void stage(const StagedContraction &contraction,
            const ke::SharedStaging &staging) {
   linalg::LinalgOp op = contraction.op;
-  int64_t tile = contraction.tile, stepK = staging.stepK;
+  int64_t rowTile = contraction.rowTile, columnTile = contraction.columnTile;
+  int64_t stepK = staging.stepK;
   Location loc = op.getLoc();
   OpBuilder builder(op);
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   int64_t threadRows = contraction.threadRows;
-  int64_t rowsPerThread = tile / threadRows;
-  int64_t columnsPerThread = tile / kThreadsPerSide;
+  int64_t rowsPerThread = rowTile / threadRows;
+  int64_t columnsPerThread = columnTile / kThreadsPerSide;
   ke::detail::IndexMath indexMath(builder, loc);
   // Rows and columns that do not fill the last tile need guards.
-  bool ragged = contraction.rows % tile != 0 || contraction.columns % tile != 0;
+  bool ragged = contraction.rows % rowTile != 0 ||
+                contraction.columns % columnTile != 0;
   SmallVector<ke::SharedSlice> slices = planSlices(contraction, staging);
   SmallVector<Type> sliceTypes;
   for (const ke::SharedSlice &slice : slices)
     sliceTypes.push_back(ke::sharedSliceType(contraction, slice, staging));
   auto launch = gpu::LaunchOp::create(
       builder, loc,
-      indexMath.constant(llvm::divideCeil(contraction.columns, tile)),
-      indexMath.constant(llvm::divideCeil(contraction.rows, tile)),
+      indexMath.constant(llvm::divideCeil(contraction.columns, columnTile)),
+      indexMath.constant(llvm::divideCeil(contraction.rows, rowTile)),
       indexMath.constant(contraction.batches),
       indexMath.constant(kThreadsPerSide), indexMath.constant(threadRows),
       indexMath.constant(1),
@@ -234,9 +272,9 @@ void stage(const StagedContraction &contraction,
   if (!contraction.batchLoops.empty())
     scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
   Value firstRow =
-      arith::MulIOp::create(builder, loc, block.y, indexMath.constant(tile));
-  Value firstColumn =
-      arith::MulIOp::create(builder, loc, block.x, indexMath.constant(tile));
+      arith::MulIOp::create(builder, loc, block.y, indexMath.constant(rowTile));
+  Value firstColumn = arith::MulIOp::create(builder, loc, block.x,
+                                            indexMath.constant(columnTile));
   SideOwnership rows = ownSide(builder, loc, slices, /*alongRows=*/true,
                                rowsPerThread, threadRows, thread.y);
   SideOwnership columns = ownSide(builder, loc, slices, /*alongRows=*/false,
@@ -405,14 +443,20 @@ struct StageContractionsForGPUPass
         return;
       std::optional<StagedContraction> contraction =
           StagedContraction{*matched};
-      contraction->tile = chooseTile(*contraction, tile, minBlocks,
-                                     /*exact=*/exactTile, threadRows);
+      int64_t square = chooseTile(*contraction, tile, minBlocks,
+                                  /*exact=*/exactTile, threadRows);
+      if (exactTile)
+        contraction->rowTile = contraction->columnTile = square;
+      else
+        shapeTile(*contraction, square, threadRows, minBlocks);
       contraction->threadRows = threadRows;
-      // Each thread row needs a row of the tile; more than 64 accumulators
-      // per thread would spill.
-      int64_t accumulators = (contraction->tile / kThreadsPerSide) *
-                             (contraction->tile / threadRows);
-      if (contraction->tile % threadRows != 0 || accumulators > 64)
+      // Each thread row needs a row of the tile; more accumulators per
+      // thread would spill.
+      int64_t accumulators = (contraction->columnTile / kThreadsPerSide) *
+                             (contraction->rowTile / threadRows);
+      if (contraction->rowTile % threadRows != 0 ||
+          contraction->columnTile % kThreadsPerSide != 0 ||
+          accumulators > kMostAccumulators)
         return;
       ke::SharedStaging staging =
           stagingFor(*contraction, stepK, schedule.stages, asyncCopies);

@@ -159,7 +159,7 @@ int64_t chooseTile(const TensorCoreContraction &contraction, int64_t largest,
 ke::SharedStaging stagingFor(const TensorCoreContraction &contraction,
                              int64_t stages) {
   ke::SharedStaging staging;
-  staging.tile = contraction.tile;
+  staging.rowTile = staging.columnTile = contraction.tile;
   staging.stepK = stepDepth(contraction.kind);
   staging.stages = stages;
   staging.linePaddingBytes = 8 * (contraction.kind == MmaKind::TF32 ? 4 : 2);

@@ -291,3 +291,60 @@ func.func @half(%a: memref<128x32xf16>, %b: memref<32x128xf16>, %c: memref<128x1
   }
   return
 }
+
+// -----
+
+// A channels-first convolution: rows f = 16, columns (n, oh, ow) = 64, K
+// (c, kh, kw) = 36. The input's innermost index (ow + kw) follows a column
+// loop and a reduction loop; the columns' run (8 pixels) is the longer, so
+// its slice is [k][line] and neighbouring threads copy neighbouring pixels,
+// one element each with a 4-byte cp.async (no vector starts aligned at
+// ow + kw). The filter's (c, kh, kw) are its three whole trailing
+// dimensions: one run of 36, copied 16 bytes at a time. 16 rows take a
+// tile of 16, and the columns 64 (more would exceed the 64 x 64 block).
+// CHECK-LABEL: func.func @conv_channels_first
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[IN:.*]] : memref<3x16x68xf32, #gpu.address_space<workgroup>>, %[[W:.*]] : memref<3x16x20xf32, #gpu.address_space<workgroup>>)
+// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %[[IN]][%{{.*}}, %{{.*}}, %{{.*}}], 1, %{{.*}} :
+// CHECK-NOT:       bypassL1
+// CHECK-SAME:        memref<1x4x10x10xf32> to memref<3x16x68xf32
+// CHECK:           affine.delinearize_index %{{.*}} into (4, 3, 3)
+// CHECK:           nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}#0, %{{.*}}#1, %{{.*}}#2], %[[W]][%{{.*}}, %{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1}
+func.func @conv_channels_first(%input: memref<1x4x10x10xf32>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%input, %filter : memref<1x4x10x10xf32>, memref<16x4x3x3xf32>)
+      outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+// 16 output channels over 32 x 32 pixels: the row tile takes the 16 rows
+// there are and the column tile grows to 256 (16 x 256 outputs, the 64 x
+// 64 block's count): 4 blocks, none of them computing rows that do not
+// exist.
+// CHECK-LABEL: func.func @few_rows
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<{{[0-9]}}x16x260xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<{{[0-9]}}x16x20xf32, #gpu.address_space<workgroup>>)
+func.func @few_rows(%input: memref<1x4x34x34xf32>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x32x32xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%input, %filter : memref<1x4x34x34xf32>, memref<16x4x3x3xf32>)
+      outs(%out : memref<1x16x32x32xf32>)
+  return
+}
+
+// -----
+
+// A transposed convolution's phase reads its input through a strided view
+// (innermost stride 2): cp.async needs unit stride there, so those
+// elements are loaded and stored by the threads; the filter still goes
+// through cp.async.
+// CHECK-LABEL: func.func @strided_input
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg0
+// CHECK:           memref.store
+// CHECK:           nvgpu.device_async_copy %arg1
+func.func @strided_input(%input: memref<1x4x10x20xf32, strided<[800, 200, 20, 2]>>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%input, %filter : memref<1x4x10x20xf32, strided<[800, 200, 20, 2]>>, memref<16x4x3x3xf32>)
+      outs(%out : memref<1x16x8x8xf32>)
+  return
+}
