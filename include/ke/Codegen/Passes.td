@@ -241,11 +241,18 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     K runs in steps of `k-step` through `stages` buffers of shared memory
     (`GPUSharedSlices.h`, shared with the tensor-core rewrite): each input's
     slice of a step is laid out as the input is, [line][k] (rows padded by
-    16 bytes) or [k][line] (rows padded by 16 bytes too), and copied in
-    16-byte vectors where the input is contiguous along its innermost loop
-    (`nvgpu.device_async_copy`, cp.async, zero-filled past ragged rows,
-    columns and K; with `async-copies=false`, for AMD, vector loads and
-    stores through registers), element by element otherwise. Copies start
+    16 bytes) or [k][line] (rows padded by 16 bytes too); an input whose
+    innermost index follows both (a convolution's ow + kw) takes the
+    layout of the group whose innermost loop runs longer (126 pixels, not
+    3 taps), so that neighbouring threads copy neighbouring addresses. It
+    is copied in 16-byte vectors where the input is contiguous along its
+    innermost loops (whole trailing dimensions in the group's order: a
+    filter's c, kh and kw) (`nvgpu.device_async_copy`, cp.async,
+    zero-filled past ragged rows, columns and K; with
+    `async-copies=false`, for AMD, vector loads and stores through
+    registers), element by element otherwise: 32-bit elements of a
+    buffer with unit innermost stride with a 4-byte cp.async, the rest
+    through registers. Copies start
     `stages` - 1 steps ahead of their use; the step waits for its own,
     `gpu.barrier`, accumulates with its iterations unrolled, and
     `gpu.barrier` again. As many stages as fit in 48 KB are kept.
@@ -263,7 +270,11 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
 
     The tile is `tile`, halved (down to 16) while the grid would have fewer
     than `min-blocks` blocks (a GPU has more SMs than a small product has
-    large tiles); the function's `ke.gpu_shared_tile` (the search's knob) is
+    large tiles). A side shorter than the tile (a convolution's 16 output
+    channels) takes only its lines, rounded up to whole lines per thread,
+    and the other side grows by powers of two while the block keeps at most
+    the square's outputs, a thread at most 64 accumulators and the grid 4 x
+    `min-blocks` blocks. The function's `ke.gpu_shared_tile` (the search's knob) is
     taken exactly, 0 turning staging off. A K that is not a multiple of
     `k-step` (a 3 x 3 convolution over 8 channels: 72) is staged when the
     body folds a product of two inputs' values, which the zeros past K turn

@@ -322,6 +322,10 @@ func.func @conv_channels_first(%input: memref<1x4x10x10xf32>, %filter: memref<16
 // there are and the column tile grows to 256 (16 x 256 outputs, the 64 x
 // 64 block's count): 4 blocks, none of them computing rows that do not
 // exist.
+// With min-blocks=16 the columns stay 64 wide: 256 would leave 4 blocks,
+// fewer than 4 x 16.
+// SHRINK-LABEL: func.func @few_rows
+// SHRINK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) workgroup(%{{.*}} : memref<3x16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x16x20xf32, #gpu.address_space<workgroup>>)
 // CHECK-LABEL: func.func @few_rows
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<{{[0-9]}}x16x260xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<{{[0-9]}}x16x20xf32, #gpu.address_space<workgroup>>)
 func.func @few_rows(%input: memref<1x4x34x34xf32>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x32x32xf32>) {
