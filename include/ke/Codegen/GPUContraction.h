@@ -77,6 +77,13 @@ mlir::Value loadOrZero(mlir::OpBuilder &builder, mlir::Location loc,
                        mlir::Value memref, mlir::ValueRange indices,
                        mlir::Value inside);
 
+/// A vector of `type` from `memref` at `indices` where `inside` holds,
+/// zeros elsewhere; `alignment` is what the load may assume.
+mlir::Value loadVectorOrZero(mlir::OpBuilder &builder, mlir::Location loc,
+                             mlir::VectorType type, mlir::Value memref,
+                             mlir::ValueRange indices, mlir::Value inside,
+                             llvm::MaybeAlign alignment = {});
+
 /// `then` under `condition`, or unconditionally when there is none.
 void emitGuarded(mlir::OpBuilder &builder, mlir::Location loc,
                  mlir::Value condition, llvm::function_ref<void()> then);

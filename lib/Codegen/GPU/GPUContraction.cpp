@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
 
@@ -135,6 +136,28 @@ Value ke::detail::loadOrZero(OpBuilder &builder, Location loc, Value memref,
   scf::YieldOp::create(builder, loc,
                        ValueRange{arith::ConstantOp::create(
                            builder, loc, builder.getZeroAttr(element))});
+  return ifInside.getResult(0);
+}
+
+Value ke::detail::loadVectorOrZero(OpBuilder &builder, Location loc,
+                                   VectorType type, Value memref,
+                                   ValueRange indices, Value inside,
+                                   llvm::MaybeAlign alignment) {
+  auto load = [&] {
+    return vector::LoadOp::create(builder, loc, type, memref, indices,
+                                  /*nontemporal=*/false, alignment);
+  };
+  if (!inside)
+    return load();
+  auto ifInside = scf::IfOp::create(builder, loc, type, inside,
+                                    /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(ifInside.thenBlock());
+  scf::YieldOp::create(builder, loc, ValueRange{load()});
+  builder.setInsertionPointToStart(ifInside.elseBlock());
+  scf::YieldOp::create(builder, loc,
+                       ValueRange{arith::ConstantOp::create(
+                           builder, loc, builder.getZeroAttr(type))});
   return ifInside.getResult(0);
 }
 

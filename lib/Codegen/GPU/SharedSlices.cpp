@@ -12,6 +12,7 @@
 using namespace mlir;
 using ke::detail::applyMap;
 using ke::detail::loadOrZero;
+using ke::detail::loadVectorOrZero;
 using ke::detail::scatterIvs;
 
 namespace {
@@ -28,26 +29,6 @@ int64_t lines(const ke::SharedSlice &slice, const ke::SharedStaging &staging) {
 int64_t bufferBytes(MemRefType type) {
   return llvm::alignTo(
       type.getNumElements() * type.getElementTypeBitWidth() / 8, kVectorBytes);
-}
-
-/// A vector of `type` from `memref` at `indices` where `inside` holds,
-/// zeros elsewhere.
-Value loadVectorOrZero(OpBuilder &builder, Location loc, VectorType type,
-                       Value memref, ValueRange indices, Value inside) {
-  if (!inside)
-    return vector::LoadOp::create(builder, loc, type, memref, indices);
-  auto ifInside = scf::IfOp::create(builder, loc, type, inside,
-                                    /*withElseRegion=*/true);
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToStart(ifInside.thenBlock());
-  scf::YieldOp::create(
-      builder, loc,
-      ValueRange{vector::LoadOp::create(builder, loc, type, memref, indices)});
-  builder.setInsertionPointToStart(ifInside.elseBlock());
-  scf::YieldOp::create(builder, loc,
-                       ValueRange{arith::ConstantOp::create(
-                           builder, loc, builder.getZeroAttr(type))});
-  return ifInside.getResult(0);
 }
 
 /// Starts copying the step at `k0` of `slice`'s input into `stage`;

@@ -224,6 +224,28 @@ SideOwnership ownSide(OpBuilder &builder, Location loc,
   return side;
 }
 
+/// Outputs a thread loads and stores as one vector: its runs of `run`
+/// neighbouring columns, where they are neighbouring elements of a
+/// row-major 32-bit output (its innermost index the innermost column loop,
+/// whose bound and the row length `run` divides, so runs are aligned).
+/// Stored one by one, a warp's store wrote 4 bytes in each of 16 vectors,
+/// touching every sector four times over.
+int64_t outputRun(const StagedContraction &contraction, int64_t run) {
+  linalg::LinalgOp op = contraction.op;
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto type = dyn_cast<MemRefType>(init->get().getType());
+  auto last = dyn_cast<AffineDimExpr>(
+      op.getMatchingIndexingMap(init).getResults().back());
+  if (run < 2 || !type || !type.getLayout().isIdentity() ||
+      !type.hasStaticShape() || type.getElementTypeBitWidth() != 32 ||
+      !last || contraction.columnLoops.empty() ||
+      last.getPosition() != contraction.columnLoops.back() ||
+      op.getStaticLoopRanges()[last.getPosition()] % run != 0 ||
+      type.getShape().back() % run != 0)
+    return 1;
+  return run;
+}
+
 /// Lets LLVM fuse `op`'s multiply and add into one FMA: without the
 /// `contract` flag NVPTX emits mul.rn and add.rn, which ptxas must keep
 /// apart, at half the FMA units' rate. The FMA rounds once instead of
@@ -300,16 +322,30 @@ void stage(const StagedContraction &contraction,
     return {applyMap(builder, loc, outputMap, ivs), inside};
   };
   linalg::FillOp fill = contraction.fill;
+  int64_t run = outputRun(contraction, columns.vector);
+  Type outputElement = getElementTypeOrSelf(init->get().getType());
+  auto runType = VectorType::get({run}, outputElement);
+  llvm::MaybeAlign runAlignment(run * outputElement.getIntOrFloatBitWidth() /
+                                8);
   SmallVector<Value> initial;
   for (int64_t r = 0; r < rowsPerThread; ++r)
-    for (int64_t c = 0; c < columnsPerThread; ++c) {
+    for (int64_t c = 0; c < columnsPerThread; c += run) {
       if (fill) {
-        initial.push_back(fill.getInputs().front());
+        initial.append(run, fill.getInputs().front());
         continue;
       }
       // Outside the output the accumulator is never stored: any start.
       auto [indices, inside] = outputAt(r, c);
-      initial.push_back(loadOrZero(builder, loc, init->get(), indices, inside));
+      if (run == 1) {
+        initial.push_back(
+            loadOrZero(builder, loc, init->get(), indices, inside));
+        continue;
+      }
+      Value vector = ke::detail::loadVectorOrZero(
+          builder, loc, runType, init->get(), indices, inside, runAlignment);
+      for (int64_t offset = 0; offset < run; ++offset)
+        initial.push_back(vector::ExtractOp::create(
+            builder, loc, vector, ArrayRef<int64_t>{offset}));
     }
   Value linearThread =
       indexMath.add(arith::MulIOp::create(builder, loc, thread.y,
@@ -396,11 +432,20 @@ void stage(const StagedContraction &contraction,
       ke::buildStagedSteps(builder, loc, contraction, slices, staging, position,
                            initial, computeStep);
   for (int64_t r = 0; r < rowsPerThread; ++r)
-    for (int64_t c = 0; c < columnsPerThread; ++c) {
+    for (int64_t c = 0; c < columnsPerThread; c += run) {
       auto [indices, inside] = outputAt(r, c);
-      Value result = steps.getResult(r * columnsPerThread + c);
+      ValueRange results =
+          steps.getResults().slice(r * columnsPerThread + c, run);
       emitGuarded(builder, loc, inside, [&] {
-        memref::StoreOp::create(builder, loc, result, init->get(), indices);
+        if (run == 1) {
+          memref::StoreOp::create(builder, loc, results.front(), init->get(),
+                                  indices);
+          return;
+        }
+        vector::StoreOp::create(
+            builder, loc,
+            vector::FromElementsOp::create(builder, loc, runType, results),
+            init->get(), indices, /*nontemporal=*/false, runAlignment);
       });
     }
   gpu::TerminatorOp::create(builder, loc);

@@ -44,7 +44,11 @@
 // CHECK:             vector.load %[[AS]][%{{.*}}, %{{.*}}, %c4{{.*}}]
 // CHECK:             gpu.barrier
 // CHECK-NEXT:        scf.yield
-// CHECK-COUNT-16:  memref.store %[[ACC]]#{{[0-9]+}}, %arg2
+// Each thread's 4 neighbouring columns of a row stored as one aligned
+// vector (a warp's stores cover whole sectors).
+// CHECK-COUNT-4:   %[[VEC:.*]] = vector.from_elements %[[ACC]]#{{[0-9]+}}, %[[ACC]]#{{[0-9]+}}, %[[ACC]]#{{[0-9]+}}, %[[ACC]]#{{[0-9]+}} : vector<4xf32>
+// CHECK-NEXT:        vector.store %[[VEC]], %arg2[%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x128xf32>, vector<4xf32>
+// CHECK-NOT:       memref.store
 // CHECK:           gpu.terminator
 // CHECK-NOT:     linalg.matmul
 // CHECK-LABEL: func.func @matmul_knob(
@@ -224,12 +228,13 @@ func.func @short_k(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<64x6
 
 // -----
 
-// 40 rows in tiles of 64: the copies of A's rows and the loads and stores
-// of the output are guarded (row < 40).
+// 40 rows in a tile of 48 (the rows there are, in whole rows per thread
+// row): the copies of A's rows and the loads and stores of the output
+// (vectors of 4 columns) are guarded (row < 40).
 // CHECK-LABEL: func.func @ragged
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}},
-// CHECK:           scf.if %{{.*}} -> (f32)
-// CHECK:             memref.load %arg2
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, {{.*}} workgroup(%{{.*}} : memref<3x48x20xf32, {{.*}}>, %{{.*}} : memref<3x16x68xf32, {{.*}}>)
+// CHECK:           scf.if %{{.*}} -> (vector<4xf32>)
+// CHECK:             vector.load %arg2
 // CHECK:           } else {
 // A's copies past row 40 read row 0 and copy no bytes (zero-fill); B's
 // columns fill the tile, its copies are guarded only by K's end.
@@ -239,7 +244,8 @@ func.func @short_k(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<64x6
 // CHECK:           scf.for
 // CHECK:             gpu.barrier
 // CHECK:           scf.if
-// CHECK-NEXT:        memref.store
+// CHECK-NEXT:        vector.from_elements
+// CHECK-NEXT:        vector.store
 func.func @ragged(%a: memref<40x32xf32>, %b: memref<32x64xf32>, %c: memref<40x64xf32>) {
   linalg.matmul ins(%a, %b : memref<40x32xf32>, memref<32x64xf32>) outs(%c : memref<40x64xf32>)
   return
