@@ -31,8 +31,10 @@ constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
 struct SharedSlice {
   unsigned position = 0;
   bool alongRows = false;
-  /// Whether the input's innermost dimension follows a reduction loop: the
-  /// slice is [stage][line][k], otherwise [stage][k][line].
+  /// Whether the copies run along K, the input's innermost dimension
+  /// following a reduction loop (the longer one where it also follows a
+  /// line loop): the slice is [stage][line][k], otherwise
+  /// [stage][k][line].
   bool kInnermost = false;
   /// Elements per copy: 16 bytes where the input allows it.
   int64_t width = 1;

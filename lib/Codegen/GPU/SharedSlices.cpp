@@ -123,7 +123,8 @@ void copyStep(OpBuilder &builder, Location loc,
     if (!staging.asyncCopies) {
       auto type = VectorType::get({width}, element);
       Value value =
-          loadVectorOrZero(builder, loc, type, input->get(), indices, inside);
+          loadVectorOrZero(builder, loc, type, input->get(), indices, inside,
+                           llvm::Align(kVectorBytes));
       vector::StoreOp::create(builder, loc, value, slice.buffer, target);
       continue;
     }
@@ -161,9 +162,8 @@ ke::SharedSlice ke::planSharedSlice(const GPUContraction &contraction,
   };
   slice.kInnermost = follows(contraction.reductionLoops);
   // A convolution's input at (ow + kw) follows both: the copies run along
-  // the group whose innermost loop gives the longer run of neighbouring
-  // addresses (126 pixels rather than 3 taps), so that a warp's loads are
-  // coalesced.
+  // the group whose innermost loop is longer (126 pixels rather than 3
+  // taps), so that a warp's loads fall on few sectors.
   if (slice.kInnermost && follows(sideLoops)) {
     auto run = [&](ArrayRef<unsigned> loops) -> int64_t {
       return innermost.isFunctionOfDim(loops.back()) ? bounds[loops.back()]
@@ -173,34 +173,31 @@ ke::SharedSlice ke::planSharedSlice(const GPUContraction &contraction,
   }
   // A vector copy needs consecutive flat indices to be consecutive
   // addresses: the innermost indices are the innermost loops of the
-  // group, in order, over whole dimensions of a row-major buffer (a
-  // filter's (c, kh, kw) runs 576 elements), a run the width divides in
-  // a buffer whose rows the width divides (aligned vectors); and whole
-  // vectors in a step's lines.
+  // group, in order, each in no other index, over whole dimensions of a
+  // row-major buffer (a filter's (c, kh, kw) run 576 elements), a run the
+  // width divides (aligned vectors); and whole vectors in a step's lines.
+  // Runs over several dimensions only for cp.async, which copies bytes: a
+  // vector.load past its innermost dimension is left to the target.
   auto memref = cast<MemRefType>(input->get().getType());
   ArrayRef<unsigned> group =
       slice.kInnermost ? ArrayRef<unsigned>(contraction.reductionLoops)
                        : sideLoops;
   int64_t bits = memref.getElementTypeBitWidth();
   int64_t width = kVectorBytes * 8 / bits;
-  int64_t contiguousRun = 0, trailingElements = 1;
+  int64_t contiguousRun = 0;
   if (!group.empty() && memref.getLayout().isIdentity() &&
       memref.hasStaticShape()) {
-    unsigned results = map.getNumResults(), rank = memref.getRank();
-    contiguousRun = 1;
-    for (unsigned j = 0; j < group.size() && j < results; ++j) {
+    unsigned results = map.getNumResults();
+    int64_t mostDimensions = staging.asyncCopies ? group.size() : 1;
+    for (unsigned j = 0; j < mostDimensions && j < results; ++j) {
       auto dim = dyn_cast<AffineDimExpr>(map.getResult(results - 1 - j));
       unsigned loop = group[group.size() - 1 - j];
-      if (!dim || dim.getPosition() != loop) {
-        if (j == 0)
-          contiguousRun = 0;
+      bool onlyHere = llvm::count_if(map.getResults(), [&](AffineExpr e) {
+                        return e.isFunctionOfDim(loop);
+                      }) == 1;
+      if (!dim || dim.getPosition() != loop || !onlyHere)
         break;
-      }
-      contiguousRun *= bounds[loop];
-      trailingElements *= memref.getShape()[rank - 1 - j];
-      // A dimension longer than its loop ends the run.
-      if (memref.getShape()[rank - 1 - j] != bounds[loop])
-        break;
+      contiguousRun = std::max<int64_t>(contiguousRun, 1) * bounds[loop];
     }
   }
   int64_t lineLength =
@@ -214,7 +211,7 @@ ke::SharedSlice ke::planSharedSlice(const GPUContraction &contraction,
   // Every row of the slice must start on 16 bytes for 16-byte copies.
   bool alignedRows = (slice.stride * bits / 8) % kVectorBytes == 0;
   if (contiguousRun > 0 && contiguousRun % width == 0 &&
-      trailingElements % width == 0 && lineLength % width == 0 && alignedRows)
+      lineLength % width == 0 && alignedRows)
     slice.width = width;
   return slice;
 }

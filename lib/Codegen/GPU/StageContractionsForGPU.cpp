@@ -81,39 +81,17 @@ constexpr int64_t kMostAccumulators = 64;
 
 /// Shapes the square `tile` to `contraction`: a side shorter than the tile
 /// (a convolution's 16 output channels against 64) takes only the lines
-/// it has, rounded up to whole lines per thread, and the other side grows
-/// by powers of two while the block computes no more outputs than the
-/// square, each thread at most kMostAccumulators, and the grid keeps
-/// 4 x `minBlocks`: the square left three quarters of such a block's
-/// products on rows that do not exist, but a grid of fewer, longer blocks
-/// (a 3-D convolution's 32 channels: 197 blocks of 32 x 128 where 394 of
-/// 64 x 64 ran) left SMs with too few warps to hide the loads, 7 % slower
-/// on the H100.
+/// it has, rounded up to whole lines per thread (the square computed
+/// products for rows that do not exist), and the other side grows by
+/// powers of two while the block computes no more outputs than the square,
+/// each thread at most kMostAccumulators, two stages of `stepK` fit in
+/// static shared memory, and the grid keeps 4 x `minBlocks` blocks (fewer,
+/// longer blocks left SMs too few warps to hide the loads).
 void shapeTile(StagedContraction &contraction, int64_t tile,
-               int64_t threadRows, int64_t minBlocks) {
-  contraction.rowTile = contraction.columnTile = tile;
-  bool fewRows = contraction.rows < tile, fewColumns = contraction.columns < tile;
-  if (fewRows == fewColumns)
-    return;
-  int64_t &shortTile = fewRows ? contraction.rowTile : contraction.columnTile;
-  int64_t &longTile = fewRows ? contraction.columnTile : contraction.rowTile;
-  int64_t shortThreads = fewRows ? threadRows : kThreadsPerSide;
-  int64_t longThreads = fewRows ? kThreadsPerSide : threadRows;
-  int64_t longExtent = fewRows ? contraction.columns : contraction.rows;
-  shortTile = llvm::alignTo(fewRows ? contraction.rows : contraction.columns,
-                            shortThreads);
-  auto blocks = [&](int64_t longSide) {
-    return llvm::divideCeil(longExtent, longSide) * contraction.batches;
-  };
-  while (2 * longTile * shortTile <= tile * tile &&
-         (shortTile / shortThreads) * (2 * longTile / longThreads) <=
-             kMostAccumulators &&
-         2 * longTile <= llvm::alignTo(longExtent, longThreads) &&
-         blocks(2 * longTile) >= 4 * minBlocks)
-    longTile *= 2;
-}
+               int64_t threadRows, int64_t minBlocks, int64_t stepK,
+               bool asyncCopies);
 
-/// Every input's slice plan.
+/// Every input's slice plan./// Every input's slice plan.
 SmallVector<ke::SharedSlice> planSlices(const StagedContraction &contraction,
                                         const ke::SharedStaging &staging) {
   SmallVector<ke::SharedSlice> slices;
@@ -121,6 +99,52 @@ SmallVector<ke::SharedSlice> planSlices(const StagedContraction &contraction,
   for (unsigned position = 0; position < op.getNumDpsInputs(); ++position)
     slices.push_back(ke::planSharedSlice(contraction, position, staging));
   return slices;
+}
+
+void shapeTile(StagedContraction &contraction, int64_t tile,
+               int64_t threadRows, int64_t minBlocks, int64_t stepK,
+               bool asyncCopies) {
+  contraction.rowTile = contraction.columnTile = tile;
+  bool fewRows = contraction.rows < tile;
+  bool fewColumns = contraction.columns < tile;
+  if (fewRows == fewColumns)
+    return;
+  int64_t shortThreads = fewRows ? threadRows : kThreadsPerSide;
+  int64_t longThreads = fewRows ? kThreadsPerSide : threadRows;
+  int64_t longExtent = fewRows ? contraction.columns : contraction.rows;
+  int64_t shortTile = llvm::alignTo(
+      fewRows ? contraction.rows : contraction.columns, shortThreads);
+  if (shortTile >= tile)
+    return;
+  StagedContraction shaped = contraction;
+  auto setTiles = [&](int64_t longTile) {
+    shaped.rowTile = fewRows ? shortTile : longTile;
+    shaped.columnTile = fewRows ? longTile : shortTile;
+  };
+  auto fits = [&](int64_t longTile) {
+    setTiles(longTile);
+    ke::SharedStaging staging;
+    staging.rowTile = shaped.rowTile;
+    staging.columnTile = shaped.columnTile;
+    staging.stepK = stepK;
+    staging.asyncCopies = asyncCopies;
+    int64_t blocks =
+        llvm::divideCeil(longExtent, longTile) * contraction.batches;
+    return longTile * shortTile <= tile * tile &&
+           (shortTile / shortThreads) * (longTile / longThreads) <=
+               kMostAccumulators &&
+           longTile <= llvm::alignTo(longExtent, longThreads) &&
+           blocks >= 4 * minBlocks &&
+           2 * ke::sharedStageBytes(shaped, planSlices(shaped, staging),
+                                    staging) <=
+               ke::kMaxStaticSharedBytes;
+  };
+  int64_t longTile = tile;
+  while (fits(2 * longTile))
+    longTile *= 2;
+  setTiles(longTile);
+  contraction.rowTile = shaped.rowTile;
+  contraction.columnTile = shaped.columnTile;
 }
 
 /// Whether the body folds a product of two inputs' values (through float
@@ -496,7 +520,8 @@ struct StageContractionsForGPUPass
       if (exactTile)
         contraction->rowTile = contraction->columnTile = square;
       else
-        shapeTile(*contraction, square, threadRows, minBlocks);
+        shapeTile(*contraction, square, threadRows, minBlocks, stepK,
+                  asyncCopies);
       contraction->threadRows = threadRows;
       // Each thread row needs a row of the tile; more accumulators per
       // thread would spill.

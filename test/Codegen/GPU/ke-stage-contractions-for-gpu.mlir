@@ -111,9 +111,9 @@
 // Without cp.async (AMD): 16-byte vectors through registers.
 // SYNC-LABEL: func.func @matmul(
 // SYNC-NOT:    nvgpu.
-// SYNC:        vector.load %arg0[{{.*}}] : memref<128x32xf32>, vector<4xf32>
+// SYNC:        vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<128x32xf32>, vector<4xf32>
 // SYNC:        vector.store %{{.*}}, %arg{{[0-9]+}}[{{.*}}] : memref<3x64x20xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// SYNC:        vector.load %arg1[{{.*}}] : memref<32x128xf32>, vector<4xf32>
+// SYNC:        vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<32x128xf32>, vector<4xf32>
 // SYNC-NOT:    nvgpu.
 // SYNC-LABEL: func.func @matmul_knob(
 func.func @matmul(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) {
@@ -310,9 +310,7 @@ func.func @half(%a: memref<128x32xf16>, %b: memref<32x128xf16>, %c: memref<128x1
 // tile of 16, and the columns 64 (more would exceed the 64 x 64 block).
 // CHECK-LABEL: func.func @conv_channels_first
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[IN:.*]] : memref<3x16x68xf32, #gpu.address_space<workgroup>>, %[[W:.*]] : memref<3x16x20xf32, #gpu.address_space<workgroup>>)
-// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %[[IN]][%{{.*}}, %{{.*}}, %{{.*}}], 1, %{{.*}} :
-// CHECK-NOT:       bypassL1
-// CHECK-SAME:        memref<1x4x10x10xf32> to memref<3x16x68xf32
+// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %[[IN]][%{{.*}}, %{{.*}}, %{{.*}}], 1, %{{[^ ]+}} : memref<1x4x10x10xf32> to memref<3x16x68xf32
 // CHECK:           affine.delinearize_index %{{.*}} into (4, 3, 3)
 // CHECK:           nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}#0, %{{.*}}#1, %{{.*}}#2], %[[W]][%{{.*}}, %{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1}
 func.func @conv_channels_first(%input: memref<1x4x10x10xf32>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x8x8xf32>) {
@@ -356,5 +354,26 @@ func.func @strided_input(%input: memref<1x4x10x20xf32, strided<[800, 200, 20, 2]
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%input, %filter : memref<1x4x10x20xf32, strided<[800, 200, 20, 2]>>, memref<16x4x3x3xf32>)
       outs(%out : memref<1x16x8x8xf32>)
+  return
+}
+
+// -----
+
+// The innermost loop of K also indexes another dimension of A (a diagonal
+// read): consecutive k are not consecutive addresses, so A is copied one
+// element at a time; B keeps its 16-byte copies.
+// CHECK-LABEL: func.func @loop_in_two_indices
+// CHECK:         gpu.launch
+// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 1
+// CHECK:           nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 4
+func.func @loop_in_two_indices(%a: memref<64x32x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
   return
 }
