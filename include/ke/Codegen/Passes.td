@@ -247,13 +247,12 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     3 taps), so that neighbouring threads copy neighbouring addresses. It
     is copied in 16-byte vectors where the input is contiguous along its
     innermost loops (whole trailing dimensions in the group's order: a
-    filter's c, kh and kw; with `nvgpu.device_async_copy`, cp.async,
+    filter's c, kh and kw), with `nvgpu.device_async_copy` (cp.async,
     zero-filled past ragged rows, columns and K; with
     `async-copies=false`, for AMD, vector loads and stores through
-    registers, within the innermost dimension), element by element
-    otherwise: 32-bit elements of a
-    buffer with unit innermost stride with a 4-byte cp.async, the rest
-    through registers. Copies start
+    registers, within the innermost dimension); element by element
+    otherwise: 32-bit elements of a buffer with unit innermost stride with
+    a 4-byte cp.async, the rest through registers. Copies start
     `stages` - 1 steps ahead of their use; the step waits for its own,
     `gpu.barrier`, accumulates with its iterations unrolled, and
     `gpu.barrier` again. As many stages as fit in 48 KB are kept.
@@ -275,8 +274,9 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     channels) takes only its lines, rounded up to whole lines per thread,
     and the other side grows by powers of two while the block keeps at most
     the square's outputs, a thread at most 64 accumulators, two stages fit
-    in 48 KB and the grid keeps 4 x `min-blocks` blocks. The function's `ke.gpu_shared_tile` (the search's knob) is
-    taken exactly, 0 turning staging off. A K that is not a multiple of
+    in 48 KB and the grid keeps 4 x `min-blocks` blocks. The function's
+    `ke.gpu_shared_tile` (the search's knob) is taken exactly, 0 turning
+    staging off. A K that is not a multiple of
     `k-step` (a 3 x 3 convolution over 8 channels: 72) is staged when the
     body folds a product of two inputs' values, which the zeros past K turn
     into zeros. Ops whose K is not a multiple of `k-step` and whose body

@@ -79,19 +79,7 @@ int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
 /// Accumulators a thread may keep: more would spill.
 constexpr int64_t kMostAccumulators = 64;
 
-/// Shapes the square `tile` to `contraction`: a side shorter than the tile
-/// (a convolution's 16 output channels against 64) takes only the lines
-/// it has, rounded up to whole lines per thread (the square computed
-/// products for rows that do not exist), and the other side grows by
-/// powers of two while the block computes no more outputs than the square,
-/// each thread at most kMostAccumulators, two stages of `stepK` fit in
-/// static shared memory, and the grid keeps 4 x `minBlocks` blocks (fewer,
-/// longer blocks left SMs too few warps to hide the loads).
-void shapeTile(StagedContraction &contraction, int64_t tile,
-               int64_t threadRows, int64_t minBlocks, int64_t stepK,
-               bool asyncCopies);
-
-/// Every input's slice plan./// Every input's slice plan.
+/// Every input's slice plan.
 SmallVector<ke::SharedSlice> planSlices(const StagedContraction &contraction,
                                         const ke::SharedStaging &staging) {
   SmallVector<ke::SharedSlice> slices;
@@ -99,52 +87,6 @@ SmallVector<ke::SharedSlice> planSlices(const StagedContraction &contraction,
   for (unsigned position = 0; position < op.getNumDpsInputs(); ++position)
     slices.push_back(ke::planSharedSlice(contraction, position, staging));
   return slices;
-}
-
-void shapeTile(StagedContraction &contraction, int64_t tile,
-               int64_t threadRows, int64_t minBlocks, int64_t stepK,
-               bool asyncCopies) {
-  contraction.rowTile = contraction.columnTile = tile;
-  bool fewRows = contraction.rows < tile;
-  bool fewColumns = contraction.columns < tile;
-  if (fewRows == fewColumns)
-    return;
-  int64_t shortThreads = fewRows ? threadRows : kThreadsPerSide;
-  int64_t longThreads = fewRows ? kThreadsPerSide : threadRows;
-  int64_t longExtent = fewRows ? contraction.columns : contraction.rows;
-  int64_t shortTile = llvm::alignTo(
-      fewRows ? contraction.rows : contraction.columns, shortThreads);
-  if (shortTile >= tile)
-    return;
-  StagedContraction shaped = contraction;
-  auto setTiles = [&](int64_t longTile) {
-    shaped.rowTile = fewRows ? shortTile : longTile;
-    shaped.columnTile = fewRows ? longTile : shortTile;
-  };
-  auto fits = [&](int64_t longTile) {
-    setTiles(longTile);
-    ke::SharedStaging staging;
-    staging.rowTile = shaped.rowTile;
-    staging.columnTile = shaped.columnTile;
-    staging.stepK = stepK;
-    staging.asyncCopies = asyncCopies;
-    int64_t blocks =
-        llvm::divideCeil(longExtent, longTile) * contraction.batches;
-    return longTile * shortTile <= tile * tile &&
-           (shortTile / shortThreads) * (longTile / longThreads) <=
-               kMostAccumulators &&
-           longTile <= llvm::alignTo(longExtent, longThreads) &&
-           blocks >= 4 * minBlocks &&
-           2 * ke::sharedStageBytes(shaped, planSlices(shaped, staging),
-                                    staging) <=
-               ke::kMaxStaticSharedBytes;
-  };
-  int64_t longTile = tile;
-  while (fits(2 * longTile))
-    longTile *= 2;
-  setTiles(longTile);
-  contraction.rowTile = shaped.rowTile;
-  contraction.columnTile = shaped.columnTile;
 }
 
 /// Whether the body folds a product of two inputs' values (through float
@@ -186,6 +128,52 @@ ke::SharedStaging stagingFor(const StagedContraction &contraction,
   staging.stages = std::max<int64_t>(
       1, std::min<int64_t>(stages, ke::kMaxStaticSharedBytes / perStage));
   return staging;
+}
+
+/// Shapes the square `tile` to `contraction`: a side shorter than the tile
+/// (a convolution's 16 output channels against 64) takes only the lines
+/// it has, rounded up to whole lines per thread (the square computed
+/// products for rows that do not exist), and the other side grows by
+/// powers of two while the block computes no more outputs than the square,
+/// each thread at most kMostAccumulators, two stages of `stepK` fit in
+/// static shared memory, and the grid keeps 4 x `minBlocks` blocks (fewer,
+/// longer blocks left SMs too few warps to hide the loads).
+void shapeTile(StagedContraction &contraction, int64_t tile,
+               int64_t threadRows, int64_t minBlocks, int64_t stepK,
+               bool asyncCopies) {
+  contraction.rowTile = contraction.columnTile = tile;
+  bool fewRows = contraction.rows < tile;
+  bool fewColumns = contraction.columns < tile;
+  if (fewRows == fewColumns)
+    return;
+  int64_t shortThreads = fewRows ? threadRows : kThreadsPerSide;
+  int64_t longThreads = fewRows ? kThreadsPerSide : threadRows;
+  int64_t longExtent = fewRows ? contraction.columns : contraction.rows;
+  int64_t shortTile = llvm::alignTo(
+      fewRows ? contraction.rows : contraction.columns, shortThreads);
+  if (shortTile >= tile)
+    return;
+  StagedContraction shaped = contraction;
+  auto setTiles = [&](int64_t longTile) {
+    shaped.rowTile = fewRows ? shortTile : longTile;
+    shaped.columnTile = fewRows ? longTile : shortTile;
+  };
+  auto fits = [&](int64_t longTile) {
+    setTiles(longTile);
+    int64_t blocks =
+        llvm::divideCeil(longExtent, longTile) * contraction.batches;
+    return longTile * shortTile <= tile * tile &&
+           (shortTile / shortThreads) * (longTile / longThreads) <=
+               kMostAccumulators &&
+           longTile <= llvm::alignTo(longExtent, longThreads) &&
+           blocks >= 4 * minBlocks &&
+           stagingFor(shaped, stepK, /*stages=*/2, asyncCopies).stages == 2;
+  };
+  int64_t longTile = tile;
+  while (fits(2 * longTile))
+    longTile *= 2;
+  setTiles(longTile);
+  contraction = shaped;
 }
 
 /// Whether the launch fits the hardware: rows on the grid's y and batches
