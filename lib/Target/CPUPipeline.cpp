@@ -24,10 +24,14 @@ namespace {
 /// Elementwise arith/math on whole tensors becomes linalg first (it does
 /// not bufferize otherwise). Function results become freshly allocated buffers
 /// with identity layouts, and temporaries are freed, so a kernel can be called
-/// in a timing loop.
+/// in a timing loop. A tensor.empty whose value ends up inserted into a
+/// bigger tensor (a transposed convolution's phase, a grouped convolution's
+/// group) becomes that slice first, so the op filling it writes in place
+/// instead of into a temporary copied over with scalar strided loops.
 constexpr llvm::StringLiteral kBufferize =
     "ke-lower-probes,"
     "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"
+    "eliminate-empty-tensors,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map "
     "allow-return-allocs-from-loops},";

@@ -8,9 +8,11 @@
 
 #include "ke/Codegen/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ke {
@@ -26,17 +28,71 @@ namespace {
 /// elementwise fusion can merge it with its producer (torch-mlir's filter
 /// flip) or consumer (a bias or activation after the convolution); a fill
 /// is filled again in the new layout instead.
+/// The transpose writes into `init` where one is given (a slice of a grouped
+/// convolution's output), else into a new tensor.
 Value transpose(OpBuilder &builder, Location loc, Value value,
-                ArrayRef<int64_t> permutation) {
+                ArrayRef<int64_t> permutation, Value init = {}) {
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape;
   for (int64_t dim : permutation)
     shape.push_back(type.getDimSize(dim));
-  Value init =
-      tensor::EmptyOp::create(builder, loc, shape, type.getElementType());
+  // A padded value is the padding of its transposed source, so that
+  // convolutions over differently padded copies of one input (a transposed
+  // convolution's phases) share one transpose of it after CSE.
+  auto pad = value.getDefiningOp<tensor::PadOp>();
+  Value padValue = pad ? pad.getConstantPaddingValue() : Value();
+  if (padValue && padValue.getParentRegion() == &pad.getRegion()) {
+    Attribute constant;
+    padValue = matchPattern(padValue, m_Constant(&constant))
+                   ? arith::ConstantOp::create(builder, loc,
+                                               cast<TypedAttr>(constant))
+                         .getResult()
+                   : Value();
+  }
+  if (!init && padValue && pad.getResultType().hasStaticShape()) {
+    Value source = transpose(builder, loc, pad.getSource(), permutation);
+    SmallVector<OpFoldResult> low, high;
+    for (int64_t dim : permutation) {
+      low.push_back(pad.getMixedLowPad()[dim]);
+      high.push_back(pad.getMixedHighPad()[dim]);
+    }
+    return tensor::PadOp::create(
+        builder, loc, RankedTensorType::get(shape, type.getElementType()),
+        source, low, high, padValue);
+  }
+  // A slice likewise (a phase's read of the padded input).
+  if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
+      !init && slice && slice.getSourceType().getRank() == type.getRank()) {
+    Value source = transpose(builder, loc, slice.getSource(), permutation);
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (int64_t dim : permutation) {
+      offsets.push_back(slice.getMixedOffsets()[dim]);
+      sizes.push_back(slice.getMixedSizes()[dim]);
+      strides.push_back(slice.getMixedStrides()[dim]);
+    }
+    return tensor::ExtractSliceOp::create(builder, loc, source, offsets, sizes,
+                                          strides);
+  }
+  if (!init)
+    init = tensor::EmptyOp::create(builder, loc, shape, type.getElementType());
   if (auto fill = value.getDefiningOp<linalg::FillOp>())
     return linalg::FillOp::create(builder, loc, fill.getInputs()[0], init)
         ->getResult(0);
+  // A broadcast (a bias) is broadcast again in the new layout where its
+  // kept dimensions stay in order.
+  if (auto broadcast = value.getDefiningOp<linalg::BroadcastOp>()) {
+    SmallVector<int64_t> dimensions, kept;
+    for (auto [result, source] : llvm::enumerate(permutation)) {
+      if (llvm::is_contained(broadcast.getDimensions(), source))
+        dimensions.push_back(result);
+      else
+        kept.push_back(source);
+    }
+    if (llvm::is_sorted(kept))
+      return linalg::BroadcastOp::create(builder, loc, broadcast.getInput(),
+                                         init, dimensions)
+          ->getResult(0);
+  }
   MLIRContext *context = builder.getContext();
   int64_t rank = type.getRank();
   // Result (d0, ..., dn) reads the input at the dimensions it came from.
@@ -91,31 +147,126 @@ ChannelsLast getDepthwiseChannelsLast(int64_t spatial) {
   return permutations;
 }
 
-template <typename ChannelsLastOp>
-LogicalResult toChannelsLast(RewriterBase &rewriter, linalg::LinalgOp conv,
-                             const ChannelsLast &permutations) {
+/// A convolution's strides and dilations, for the same convolution in
+/// another layout.
+SmallVector<NamedAttribute> getWindowAttributes(Operation *conv) {
+  SmallVector<NamedAttribute> attributes;
+  for (StringRef name : {"strides", "dilations"})
+    if (Attribute value = conv->getAttr(name))
+      attributes.push_back(
+          NamedAttribute(StringAttr::get(conv->getContext(), name), value));
+  return attributes;
+}
+
+bool hasStaticTensorOperands(linalg::LinalgOp conv) {
   if (!conv.hasPureTensorSemantics() || conv->getNumResults() != 1)
-    return failure();
-  for (Value operand : conv->getOperands())
-    if (!cast<ShapedType>(operand.getType()).hasStaticShape())
-      return failure();
+    return false;
+  return llvm::all_of(conv->getOperands(), [](Value operand) {
+    return cast<ShapedType>(operand.getType()).hasStaticShape();
+  });
+}
+
+/// The channels-last form of `conv`, its result transposed back into
+/// `resultInit` where one is given.
+template <typename ChannelsLastOp>
+Value buildChannelsLast(RewriterBase &rewriter, linalg::LinalgOp conv,
+                        const ChannelsLast &permutations,
+                        Value resultInit = {}) {
   Location loc = conv.getLoc();
-  rewriter.setInsertionPoint(conv);
   Value input = transpose(rewriter, loc, conv.getDpsInputs()[0],
                           permutations.input);
   Value filter = transpose(rewriter, loc, conv.getDpsInputs()[1],
                            permutations.filter);
   Value init = transpose(rewriter, loc, conv.getDpsInits()[0],
                          permutations.input);
-  SmallVector<NamedAttribute> attributes;
-  for (StringRef name : {"strides", "dilations"})
-    if (Attribute value = conv->getAttr(name))
-      attributes.push_back(rewriter.getNamedAttr(name, value));
   auto channelsLast = ChannelsLastOp::create(
       rewriter, loc, TypeRange{init.getType()}, ValueRange{input, filter},
-      ValueRange{init}, attributes);
-  rewriter.replaceOp(conv, transpose(rewriter, loc, channelsLast->getResult(0),
-                                     permutations.result));
+      ValueRange{init}, getWindowAttributes(conv));
+  return transpose(rewriter, loc, channelsLast->getResult(0),
+                   permutations.result, resultInit);
+}
+
+template <typename ChannelsLastOp>
+LogicalResult toChannelsLast(RewriterBase &rewriter, linalg::LinalgOp conv,
+                             const ChannelsLast &permutations) {
+  if (!hasStaticTensorOperands(conv))
+    return failure();
+  rewriter.setInsertionPoint(conv);
+  rewriter.replaceOp(conv, buildChannelsLast<ChannelsLastOp>(rewriter, conv,
+                                                             permutations));
+  return success();
+}
+
+/// Group `group`'s slice of `value` along `groupDim`, that dimension dropped.
+Value extractGroup(OpBuilder &builder, Location loc, Value value,
+                   int64_t groupDim, int64_t group) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+  offsets[groupDim] = builder.getIndexAttr(group);
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(builder.getContext(), type.getShape());
+  sizes[groupDim] = builder.getIndexAttr(1);
+  SmallVector<OpFoldResult> strides(type.getRank(), builder.getIndexAttr(1));
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + groupDim);
+  auto sliceType = RankedTensorType::get(shape, type.getElementType());
+  return tensor::ExtractSliceOp::create(builder, loc, sliceType, value,
+                                        offsets, sizes, strides);
+}
+
+/// A grouped 2-D convolution (`conv_2d_ngchw_{gfchw,fgchw}`: input (n, g, c,
+/// h, w), output (n, g, f, oh, ow), the filter's group dimension
+/// `filterGroupDim`) as one channels-last convolution per group, each written
+/// into its group's slice of the output. Vectorized as it is, the grouped
+/// form runs along its output width with a transpose per tile (KernelBench's
+/// 4-group transposed convolution: 5x slower than torch.compile).
+LogicalResult splitGroups(RewriterBase &rewriter, linalg::LinalgOp conv,
+                          int64_t filterGroupDim, int64_t maxGroups) {
+  if (!hasStaticTensorOperands(conv))
+    return failure();
+  Value input = conv.getDpsInputs()[0], filter = conv.getDpsInputs()[1];
+  Value init = conv.getDpsInits()[0];
+  auto initType = cast<RankedTensorType>(init.getType());
+  int64_t groups = initType.getDimSize(1);
+  if (groups > maxGroups)
+    return failure();
+  Location loc = conv.getLoc();
+  rewriter.setInsertionPoint(conv);
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  // A filled init is filled again per group; the groups' results then
+  // overwrite a new tensor rather than the fill.
+  Value result = fill ? Value(tensor::EmptyOp::create(
+                            rewriter, loc, initType.getShape(),
+                            initType.getElementType()))
+                      : init;
+  for (int64_t group = 0; group < groups; ++group) {
+    Value resultSlice = extractGroup(rewriter, loc, result, 1, group);
+    Value groupInit;
+    if (fill) {
+      auto groupType = cast<RankedTensorType>(resultSlice.getType());
+      Value empty = tensor::EmptyOp::create(rewriter, loc, groupType.getShape(),
+                                            groupType.getElementType());
+      groupInit =
+          linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
+              ->getResult(0);
+    } else {
+      groupInit = extractGroup(rewriter, loc, init, 1, group);
+    }
+    auto groupConv = linalg::Conv2DNchwFchwOp::create(
+        rewriter, loc, TypeRange{groupInit.getType()},
+        ValueRange{extractGroup(rewriter, loc, input, 1, group),
+                   extractGroup(rewriter, loc, filter, filterGroupDim, group)},
+        ValueRange{groupInit}, getWindowAttributes(conv));
+    Value groupResult = buildChannelsLast<linalg::Conv2DNhwcHwcfOp>(
+        rewriter, cast<linalg::LinalgOp>(groupConv.getOperation()),
+        getChannelsLast(2), resultSlice);
+    rewriter.eraseOp(groupConv);
+    auto slice = resultSlice.getDefiningOp<tensor::ExtractSliceOp>();
+    result = tensor::InsertSliceOp::create(
+        rewriter, loc, groupResult, result, slice.getMixedOffsets(),
+        slice.getMixedSizes(), slice.getMixedStrides());
+  }
+  rewriter.replaceOp(conv, result);
   return success();
 }
 
@@ -128,8 +279,8 @@ struct ConvolutionsToChannelsLastPass
     SmallVector<linalg::LinalgOp> convs;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isa<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
-              linalg::Conv3DNcdhwFcdhwOp, linalg::DepthwiseConv2DNchwChwOp>(
-              op))
+              linalg::Conv3DNcdhwFcdhwOp, linalg::DepthwiseConv2DNchwChwOp,
+              linalg::Conv2DNgchwGfchwOp, linalg::Conv2DNgchwFgchwOp>(op))
         convs.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -140,6 +291,10 @@ struct ConvolutionsToChannelsLastPass
       else if (isa<linalg::Conv2DNchwFchwOp>(conv))
         (void)toChannelsLast<linalg::Conv2DNhwcHwcfOp>(rewriter, conv,
                                                         getChannelsLast(2));
+      else if (isa<linalg::Conv2DNgchwGfchwOp>(conv))
+        (void)splitGroups(rewriter, conv, /*filterGroupDim=*/0, maxGroups);
+      else if (isa<linalg::Conv2DNgchwFgchwOp>(conv))
+        (void)splitGroups(rewriter, conv, /*filterGroupDim=*/1, maxGroups);
       else if (isa<linalg::Conv3DNcdhwFcdhwOp>(conv))
         (void)toChannelsLast<linalg::Conv3DNdhwcDhwcfOp>(rewriter, conv,
                                                           getChannelsLast(3));

@@ -158,7 +158,19 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
                         rewriter.getI64Type()),
         values);
   };
-  Value result = init;
+  // Every output belongs to one phase. When every phase with outputs has
+  // taps, all outputs are written by a phase and the init's value is never
+  // read through the result: the phases go into a new tensor instead of
+  // over a filled or broadcast one (a pass over the output saved).
+  bool everyPhaseComputed = llvm::all_of(phases, [](ArrayRef<Phase> dim) {
+    return llvm::all_of(
+        dim, [](const Phase &p) { return p.outputs == 0 || p.taps > 0; });
+  });
+  Value result =
+      everyPhaseComputed
+          ? Value(tensor::EmptyOp::create(rewriter, loc, outputType.getShape(),
+                                          outputType.getElementType()))
+          : init;
   SmallVector<int64_t> combination(spatial, 0);
   while (true) {
     SmallVector<const Phase *> chosen;

@@ -1,4 +1,5 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-convolutions-to-channels-last{min-depthwise-channels=4}))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-convolutions-to-channels-last{min-depthwise-channels=4},cse))' | FileCheck %s --check-prefix=SHARED
 
 // A strided, dilated NCHW convolution: the input to NHWC, the filter to
 // HWCF, the init to NHWC (copies as generics, which elementwise fusion can
@@ -105,4 +106,100 @@ func.func @conv1d(%x: tensor<2x4x34xf32>, %w: tensor<16x4x3xf32>, %init: tensor<
   %r = linalg.conv_1d_ncw_fcw {dilations = dense<2> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
       ins(%x, %w : tensor<2x4x34xf32>, tensor<16x4x3xf32>) outs(%init : tensor<2x16x30xf32>) -> tensor<2x16x30xf32>
   return %r : tensor<2x16x30xf32>
+}
+
+// -----
+
+// A grouped convolution (2 groups, GFCHW filter) becomes one channels-last
+// convolution per group, on the group's slices of the input and filter
+// (its filled init filled again per group), each transposed back into its
+// group's slice of one output tensor.
+// CHECK-LABEL: func.func @grouped(
+// CHECK-SAME:    %[[X:.*]]: tensor<1x2x3x6x8xf32>, %[[W:.*]]: tensor<2x4x3x3x3xf32>)
+// CHECK:         linalg.fill {{.*}} -> tensor<1x2x4x4x4xf32>
+// CHECK:         %[[OUT:.*]] = tensor.empty() : tensor<1x2x4x4x4xf32>
+// CHECK:         %[[S0:.*]] = tensor.extract_slice %[[OUT]][0, 0, 0, 0, 0] [1, 1, 4, 4, 4] [1, 1, 1, 1, 1] : tensor<1x2x4x4x4xf32> to tensor<1x4x4x4xf32>
+// CHECK:         %[[X0:.*]] = tensor.extract_slice %[[X]][0, 0, 0, 0, 0] [1, 1, 3, 6, 8] [1, 1, 1, 1, 1] : tensor<1x2x3x6x8xf32> to tensor<1x3x6x8xf32>
+// CHECK:         %[[W0:.*]] = tensor.extract_slice %[[W]][0, 0, 0, 0, 0] [1, 4, 3, 3, 3] [1, 1, 1, 1, 1] : tensor<2x4x3x3x3xf32> to tensor<4x3x3x3xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[X0]] : tensor<1x3x6x8xf32>) outs(%{{.*}} : tensor<1x6x8x3xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[W0]] : tensor<4x3x3x3xf32>) outs(%{{.*}} : tensor<3x3x3x4xf32>)
+// CHECK:         linalg.fill {{.*}} -> tensor<1x4x4x4xf32>
+// CHECK:         %[[C0:.*]] = linalg.conv_2d_nhwc_hwcf {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+// CHECK:         %[[R0:.*]] = linalg.generic {{.*}} ins(%[[C0]] : tensor<1x4x4x4xf32>) outs(%[[S0]] : tensor<1x4x4x4xf32>)
+// CHECK:         %[[I0:.*]] = tensor.insert_slice %[[R0]] into %[[OUT]][0, 0, 0, 0, 0] [1, 1, 4, 4, 4] [1, 1, 1, 1, 1]
+// CHECK:         %[[S1:.*]] = tensor.extract_slice %[[I0]][0, 1, 0, 0, 0] [1, 1, 4, 4, 4]
+// CHECK:         tensor.extract_slice %[[X]][0, 1, 0, 0, 0] [1, 1, 3, 6, 8]
+// CHECK:         tensor.extract_slice %[[W]][1, 0, 0, 0, 0] [1, 4, 3, 3, 3]
+// CHECK:         %[[C1:.*]] = linalg.conv_2d_nhwc_hwcf
+// CHECK:         %[[R1:.*]] = linalg.generic {{.*}} ins(%[[C1]] : tensor<1x4x4x4xf32>) outs(%[[S1]] : tensor<1x4x4x4xf32>)
+// CHECK:         %[[I1:.*]] = tensor.insert_slice %[[R1]] into %[[I0]][0, 1, 0, 0, 0] [1, 1, 4, 4, 4]
+// CHECK:         return %[[I1]]
+// CHECK-NOT:     linalg.conv_2d_ngchw_gfchw
+func.func @grouped(%x: tensor<1x2x3x6x8xf32>, %w: tensor<2x4x3x3x3xf32>) -> tensor<1x2x4x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x4x4x4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+  %r = linalg.conv_2d_ngchw_gfchw {dilations = dense<[1, 2]> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x2x3x6x8xf32>, tensor<2x4x3x3x3xf32>) outs(%init : tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+  return %r : tensor<1x2x4x4x4xf32>
+}
+
+// -----
+
+// With an FGCHW filter the group is the filter's second dimension; an init
+// that is not a fill is sliced per group and written in place. More groups
+// than max-groups (here 16 < 17) stay grouped.
+// CHECK-LABEL: func.func @grouped_fgchw
+// CHECK-SAME:    (%[[X:.*]]: tensor<1x2x3x6x6xf32>, %[[W:.*]]: tensor<4x2x3x3x3xf32>, %[[INIT:.*]]: tensor<1x2x4x4x4xf32>
+// CHECK:         tensor.extract_slice %[[INIT]][0, 0, 0, 0, 0] [1, 1, 4, 4, 4]
+// CHECK:         tensor.extract_slice %[[W]][0, 0, 0, 0, 0] [4, 1, 3, 3, 3] [1, 1, 1, 1, 1] : tensor<4x2x3x3x3xf32> to tensor<4x3x3x3xf32>
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK:         tensor.insert_slice %{{.*}} into %[[INIT]][0, 0, 0, 0, 0]
+// CHECK:         tensor.extract_slice %[[W]][0, 1, 0, 0, 0] [4, 1, 3, 3, 3]
+// CHECK:         linalg.conv_2d_nhwc_hwcf
+// CHECK-NOT:     linalg.conv_2d_ngchw_fgchw
+// CHECK:         linalg.conv_2d_ngchw_gfchw {{.*}} -> tensor<1x17x1x4x4xf32>
+func.func @grouped_fgchw(%x: tensor<1x2x3x6x6xf32>, %w: tensor<4x2x3x3x3xf32>, %init: tensor<1x2x4x4x4xf32>,
+                         %mx: tensor<1x17x1x6x6xf32>, %mw: tensor<17x1x1x3x3xf32>, %minit: tensor<1x17x1x4x4xf32>)
+    -> (tensor<1x2x4x4x4xf32>, tensor<1x17x1x4x4xf32>) {
+  %r = linalg.conv_2d_ngchw_fgchw ins(%x, %w : tensor<1x2x3x6x6xf32>, tensor<4x2x3x3x3xf32>) outs(%init : tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+  %m = linalg.conv_2d_ngchw_gfchw ins(%mx, %mw : tensor<1x17x1x6x6xf32>, tensor<17x1x1x3x3xf32>) outs(%minit : tensor<1x17x1x4x4xf32>) -> tensor<1x17x1x4x4xf32>
+  return %r, %m : tensor<1x2x4x4x4xf32>, tensor<1x17x1x4x4xf32>
+}
+
+// -----
+
+// Two convolutions over differently padded slices of one input (a
+// transposed convolution's phases): the input is transposed once and the
+// pads and slices are taken channels-last, so CSE shares the transpose; a
+// bias broadcast is broadcast again channels-last instead of transposed.
+// SHARED-LABEL: func.func @padded_phases
+// SHARED-SAME:    %[[X:.*]]: tensor<1x4x6x6xf32>
+// SHARED:         %[[XT:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x4x6x6xf32>) outs(%{{.*}} : tensor<1x6x6x4xf32>)
+// SHARED:         %[[P0:.*]] = tensor.pad %[[XT]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// SHARED:         %[[B0:.*]] = linalg.broadcast ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}} : tensor<1x6x6x8xf32>) dimensions = [0, 1, 2]
+// SHARED:         linalg.conv_2d_nhwc_hwcf{{.*}} ins(%[[P0]], %{{.*}} : tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) outs(%[[B0]] : tensor<1x6x6x8xf32>)
+// SHARED-NOT:     ins(%[[X]]
+// SHARED:         %[[P1:.*]] = tensor.pad %[[XT]] low[0, 0, 1, 0] high[0, 1, 0, 0]
+// SHARED:         %[[S1:.*]] = tensor.extract_slice %[[P1]][0, 1, 0, 0] [1, 6, 7, 4] [1, 1, 1, 1] : tensor<1x7x7x4xf32> to tensor<1x6x7x4xf32>
+// SHARED:         linalg.conv_2d_nhwc_hwcf{{.*}} ins(%[[S1]], %{{.*}} : tensor<1x6x7x4xf32>, tensor<1x2x4x8xf32>)
+// SHARED-NOT:     linalg.conv_2d_nchw_fchw
+func.func @padded_phases(%x: tensor<1x4x6x6xf32>, %w0: tensor<8x4x3x3xf32>, %w1: tensor<8x4x1x2xf32>, %bias: tensor<8xf32>)
+    -> (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %p0 = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x8x8xf32>
+  %e = tensor.empty() : tensor<1x8x6x6xf32>
+  %b0 = linalg.broadcast ins(%bias : tensor<8xf32>) outs(%e : tensor<1x8x6x6xf32>) dimensions = [0, 2, 3]
+  %r0 = linalg.conv_2d_nchw_fchw ins(%p0, %w0 : tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) outs(%b0 : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  %p1 = tensor.pad %x low[0, 0, 0, 1] high[0, 0, 1, 0] {
+  ^bb0(%a: index, %b: index, %c: index, %d: index):
+    tensor.yield %zero : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x7x7xf32>
+  %s1 = tensor.extract_slice %p1[0, 0, 1, 0] [1, 4, 6, 7] [1, 1, 1, 1] : tensor<1x4x7x7xf32> to tensor<1x4x6x7xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  %r1 = linalg.conv_2d_nchw_fchw ins(%s1, %w1 : tensor<1x4x6x7xf32>, tensor<8x4x1x2xf32>) outs(%f : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  return %r0, %r1 : tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>
 }

@@ -9,13 +9,14 @@
 // init's zeros.
 // CHECK-LABEL: func.func @spread_1d
 // CHECK:         %[[ZERO:.*]] = arith.constant 0.0
+// CHECK:         %[[O:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2x8x65xf32>)
 // CHECK:         %[[PADDED:.*]] = tensor.pad %arg0 low[0, 0, 1] high[0, 0, 1]
 // CHECK:           tensor.yield %[[ZERO]]
 // CHECK:         %[[READ:.*]] = tensor.extract_slice %[[PADDED]][0, 0, 0] [2, 4, 34] [1, 1, 1]
 // CHECK:         %[[TAPS:.*]] = tensor.extract_slice %arg1[0, 0, 0] [8, 4, 3] [1, 1, 1]
 // CHECK:         %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<2x8x32xf32>)
 // CHECK:         %[[CONV:.*]] = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>} ins(%[[READ]], %[[TAPS]] : tensor<2x4x34xf32>, tensor<8x4x3xf32>) outs(%[[INIT]] : tensor<2x8x32xf32>)
-// CHECK:         %[[OUT:.*]] = tensor.insert_slice %[[CONV]] into %{{.*}}[0, 0, 1] [2, 8, 32] [1, 1, 2] : tensor<2x8x32xf32> into tensor<2x8x65xf32>
+// CHECK:         %[[OUT:.*]] = tensor.insert_slice %[[CONV]] into %[[O]][0, 0, 1] [2, 8, 32] [1, 1, 2] : tensor<2x8x32xf32> into tensor<2x8x65xf32>
 // CHECK-NOT:     linalg.conv_1d_ncw_fcw
 // CHECK:         return %[[OUT]]
 func.func @spread_1d(%x: tensor<2x4x32xf32>, %w: tensor<8x4x3xf32>) -> tensor<2x8x65xf32> {
@@ -35,13 +36,15 @@ func.func @spread_1d(%x: tensor<2x4x32xf32>, %w: tensor<8x4x3xf32>) -> tensor<2x
 // Stride 2, dilation 1, offset 1 in 2-D with a bias: along each dimension
 // the even outputs read tap 1 and the odd ones taps 0 and 2 (every other
 // tap): four convolutions (1x1, 1x2, 2x1, 2x2 taps), each starting from
-// the bias broadcast at its phase's shape.
+// the bias broadcast at its phase's shape. The phases write every output,
+// so they are inserted into a new tensor, not over the whole bias.
 // CHECK-LABEL: func.func @spread_2d_bias
-// CHECK:         %[[BIAS:.*]] = linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<2x8x31x31xf32>)
+// CHECK:         linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<2x8x31x31xf32>)
+// CHECK:         %[[OUT:.*]] = tensor.empty() : tensor<2x8x31x31xf32>
 // CHECK:         tensor.extract_slice %arg1[0, 0, 1, 1] [8, 4, 1, 1] [1, 1, 2, 2]
 // CHECK:         linalg.broadcast ins(%arg2 : tensor<8xf32>) outs(%{{.*}} : tensor<2x8x16x16xf32>)
 // CHECK:         linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>} {{.*}} -> tensor<2x8x16x16xf32>
-// CHECK:         %[[R0:.*]] = tensor.insert_slice %{{.*}} into %[[BIAS]][0, 0, 0, 0] [2, 8, 16, 16] [1, 1, 2, 2]
+// CHECK:         %[[R0:.*]] = tensor.insert_slice %{{.*}} into %[[OUT]][0, 0, 0, 0] [2, 8, 16, 16] [1, 1, 2, 2]
 // CHECK:         tensor.extract_slice %arg1[0, 0, 1, 0] [8, 4, 1, 2] [1, 1, 2, 2]
 // CHECK:         %[[R1:.*]] = tensor.insert_slice %{{.*}} into %[[R0]][0, 0, 0, 1] [2, 8, 16, 15] [1, 1, 2, 2]
 // CHECK:         tensor.extract_slice %arg1[0, 0, 0, 1] [8, 4, 2, 1] [1, 1, 2, 2]
