@@ -27,7 +27,11 @@ namespace {
 /// in a timing loop. A tensor.empty whose value ends up inserted into a
 /// bigger tensor (a transposed convolution's phase, a grouped convolution's
 /// group) becomes that slice first, so the op filling it writes in place
-/// instead of into a temporary copied over with scalar strided loops.
+/// instead of into a temporary copied over with scalar strided loops. Its
+/// stores then go through a strided view (a phase's outputs are every s-th);
+/// on the CPU that op is the transpose back from channels-last, whose stores
+/// are scattered either way (KernelBench's 4-group transposed convolution:
+/// 5.9 to 4.1 ms).
 constexpr llvm::StringLiteral kBufferize =
     "ke-lower-probes,"
     "func.func(ke-decompose-aggregates,convert-elementwise-to-linalg),"

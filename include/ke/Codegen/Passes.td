@@ -1083,8 +1083,8 @@ def KeConvolutionsToChannelsLast
     with the same strides and dilations. The transposes are copies written
     as `linalg.generic`s, so elementwise fusion merges them with their
     producers (torch-mlir's filter flip) and consumers (a bias or an
-    activation); a filled init is filled again channels-last instead, and
-    a broadcast one (a bias) broadcast again. An operand that is a
+    activation); a filled init is filled again channels-last instead. An
+    operand that is a
     `tensor.pad` (constant padding) or a same-rank `tensor.extract_slice`
     is transposed through it: the pad or slice is taken channels-last from
     the transposed source, so convolutions over differently padded slices

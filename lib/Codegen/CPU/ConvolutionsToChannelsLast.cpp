@@ -8,11 +8,9 @@
 
 #include "ke/Codegen/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ke {
@@ -40,16 +38,13 @@ Value transpose(OpBuilder &builder, Location loc, Value value,
   // convolutions over differently padded copies of one input (a transposed
   // convolution's phases) share one transpose of it after CSE.
   auto pad = value.getDefiningOp<tensor::PadOp>();
-  Value padValue = pad ? pad.getConstantPaddingValue() : Value();
-  if (padValue && padValue.getParentRegion() == &pad.getRegion()) {
-    Attribute constant;
-    padValue = matchPattern(padValue, m_Constant(&constant))
-                   ? arith::ConstantOp::create(builder, loc,
-                                               cast<TypedAttr>(constant))
-                         .getResult()
-                   : Value();
-  }
-  if (!init && padValue && pad.getResultType().hasStaticShape()) {
+  if (!init && pad && pad.getConstantPaddingValue() &&
+      pad.getSourceType().hasStaticShape() &&
+      pad.getResultType().hasStaticShape()) {
+    // A constant yielded from inside the region is cloned out of it.
+    Value padValue = pad.getConstantPaddingValue();
+    if (padValue.getParentRegion() == &pad.getRegion())
+      padValue = builder.clone(*padValue.getDefiningOp())->getResult(0);
     Value source = transpose(builder, loc, pad.getSource(), permutation);
     SmallVector<OpFoldResult> low, high;
     for (int64_t dim : permutation) {
@@ -58,11 +53,12 @@ Value transpose(OpBuilder &builder, Location loc, Value value,
     }
     return tensor::PadOp::create(
         builder, loc, RankedTensorType::get(shape, type.getElementType()),
-        source, low, high, padValue);
+        source, low, high, padValue, pad.getNofold());
   }
   // A slice likewise (a phase's read of the padded input).
   if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
-      !init && slice && slice.getSourceType().getRank() == type.getRank()) {
+      !init && slice && slice.getSourceType().getRank() == type.getRank() &&
+      slice.getSourceType().hasStaticShape()) {
     Value source = transpose(builder, loc, slice.getSource(), permutation);
     SmallVector<OpFoldResult> offsets, sizes, strides;
     for (int64_t dim : permutation) {
@@ -78,21 +74,6 @@ Value transpose(OpBuilder &builder, Location loc, Value value,
   if (auto fill = value.getDefiningOp<linalg::FillOp>())
     return linalg::FillOp::create(builder, loc, fill.getInputs()[0], init)
         ->getResult(0);
-  // A broadcast (a bias) is broadcast again in the new layout where its
-  // kept dimensions stay in order.
-  if (auto broadcast = value.getDefiningOp<linalg::BroadcastOp>()) {
-    SmallVector<int64_t> dimensions, kept;
-    for (auto [result, source] : llvm::enumerate(permutation)) {
-      if (llvm::is_contained(broadcast.getDimensions(), source))
-        dimensions.push_back(result);
-      else
-        kept.push_back(source);
-    }
-    if (llvm::is_sorted(kept))
-      return linalg::BroadcastOp::create(builder, loc, broadcast.getInput(),
-                                         init, dimensions)
-          ->getResult(0);
-  }
   MLIRContext *context = builder.getContext();
   int64_t rank = type.getRank();
   // Result (d0, ..., dn) reads the input at the dimensions it came from.
@@ -166,22 +147,23 @@ bool hasStaticTensorOperands(linalg::LinalgOp conv) {
   });
 }
 
-/// The channels-last form of `conv`, its result transposed back into
-/// `resultInit` where one is given.
+/// The channels-last form of a convolution of `input` and `filter` into
+/// `init` with `windowAttributes` (strides, dilations), its result transposed
+/// back into `resultInit` where one is given.
 template <typename ChannelsLastOp>
-Value buildChannelsLast(RewriterBase &rewriter, linalg::LinalgOp conv,
+Value buildChannelsLast(RewriterBase &rewriter, Location loc, Value input,
+                        Value filter, Value init,
+                        ArrayRef<NamedAttribute> windowAttributes,
                         const ChannelsLast &permutations,
                         Value resultInit = {}) {
-  Location loc = conv.getLoc();
-  Value input = transpose(rewriter, loc, conv.getDpsInputs()[0],
-                          permutations.input);
-  Value filter = transpose(rewriter, loc, conv.getDpsInputs()[1],
-                           permutations.filter);
-  Value init = transpose(rewriter, loc, conv.getDpsInits()[0],
-                         permutations.input);
+  Value channelsLastInput = transpose(rewriter, loc, input, permutations.input);
+  Value channelsLastFilter =
+      transpose(rewriter, loc, filter, permutations.filter);
+  Value channelsLastInit = transpose(rewriter, loc, init, permutations.input);
   auto channelsLast = ChannelsLastOp::create(
-      rewriter, loc, TypeRange{init.getType()}, ValueRange{input, filter},
-      ValueRange{init}, getWindowAttributes(conv));
+      rewriter, loc, TypeRange{channelsLastInit.getType()},
+      ValueRange{channelsLastInput, channelsLastFilter},
+      ValueRange{channelsLastInit}, windowAttributes);
   return transpose(rewriter, loc, channelsLast->getResult(0),
                    permutations.result, resultInit);
 }
@@ -192,8 +174,10 @@ LogicalResult toChannelsLast(RewriterBase &rewriter, linalg::LinalgOp conv,
   if (!hasStaticTensorOperands(conv))
     return failure();
   rewriter.setInsertionPoint(conv);
-  rewriter.replaceOp(conv, buildChannelsLast<ChannelsLastOp>(rewriter, conv,
-                                                             permutations));
+  rewriter.replaceOp(conv, buildChannelsLast<ChannelsLastOp>(
+                              rewriter, conv.getLoc(), conv.getDpsInputs()[0],
+                              conv.getDpsInputs()[1], conv.getDpsInits()[0],
+                              getWindowAttributes(conv), permutations));
   return success();
 }
 
@@ -250,17 +234,18 @@ LogicalResult splitGroups(RewriterBase &rewriter, linalg::LinalgOp conv,
           linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], empty)
               ->getResult(0);
     } else {
-      groupInit = extractGroup(rewriter, loc, init, 1, group);
+      // The running result holds the init's value in the groups not yet
+      // written: reading it there keeps bufferization from copying the init.
+      groupInit = extractGroup(rewriter, loc, result, 1, group);
     }
-    auto groupConv = linalg::Conv2DNchwFchwOp::create(
-        rewriter, loc, TypeRange{groupInit.getType()},
-        ValueRange{extractGroup(rewriter, loc, input, 1, group),
-                   extractGroup(rewriter, loc, filter, filterGroupDim, group)},
-        ValueRange{groupInit}, getWindowAttributes(conv));
+    // Named values: the order of function arguments' evaluation (and of
+    // the ops they create) is unspecified.
+    Value groupInput = extractGroup(rewriter, loc, input, 1, group);
+    Value groupFilter =
+        extractGroup(rewriter, loc, filter, filterGroupDim, group);
     Value groupResult = buildChannelsLast<linalg::Conv2DNhwcHwcfOp>(
-        rewriter, cast<linalg::LinalgOp>(groupConv.getOperation()),
-        getChannelsLast(2), resultSlice);
-    rewriter.eraseOp(groupConv);
+        rewriter, loc, groupInput, groupFilter, groupInit,
+        getWindowAttributes(conv), getChannelsLast(2), resultSlice);
     auto slice = resultSlice.getDefiningOp<tensor::ExtractSliceOp>();
     result = tensor::InsertSliceOp::create(
         rewriter, loc, groupResult, result, slice.getMixedOffsets(),

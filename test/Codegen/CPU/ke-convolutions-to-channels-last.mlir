@@ -171,14 +171,12 @@ func.func @grouped_fgchw(%x: tensor<1x2x3x6x6xf32>, %w: tensor<4x2x3x3x3xf32>, %
 
 // Two convolutions over differently padded slices of one input (a
 // transposed convolution's phases): the input is transposed once and the
-// pads and slices are taken channels-last, so CSE shares the transpose; a
-// bias broadcast is broadcast again channels-last instead of transposed.
+// pads and slices are taken channels-last, so CSE shares the transpose.
 // SHARED-LABEL: func.func @padded_phases
 // SHARED-SAME:    %[[X:.*]]: tensor<1x4x6x6xf32>
 // SHARED:         %[[XT:.*]] = linalg.generic {{.*}} ins(%[[X]] : tensor<1x4x6x6xf32>) outs(%{{.*}} : tensor<1x6x6x4xf32>)
 // SHARED:         %[[P0:.*]] = tensor.pad %[[XT]] low[0, 1, 1, 0] high[0, 1, 1, 0]
-// SHARED:         %[[B0:.*]] = linalg.broadcast ins(%{{.*}} : tensor<8xf32>) outs(%{{.*}} : tensor<1x6x6x8xf32>) dimensions = [0, 1, 2]
-// SHARED:         linalg.conv_2d_nhwc_hwcf{{.*}} ins(%[[P0]], %{{.*}} : tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) outs(%[[B0]] : tensor<1x6x6x8xf32>)
+// SHARED:         linalg.conv_2d_nhwc_hwcf{{.*}} ins(%[[P0]], %{{.*}} : tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>) outs(%{{.*}} : tensor<1x6x6x8xf32>)
 // SHARED-NOT:     ins(%[[X]]
 // SHARED:         %[[P1:.*]] = tensor.pad %[[XT]] low[0, 0, 1, 0] high[0, 1, 0, 0]
 // SHARED:         %[[S1:.*]] = tensor.extract_slice %[[P1]][0, 1, 0, 0] [1, 6, 7, 4] [1, 1, 1, 1] : tensor<1x7x7x4xf32> to tensor<1x6x7x4xf32>
@@ -201,5 +199,32 @@ func.func @padded_phases(%x: tensor<1x4x6x6xf32>, %w0: tensor<8x4x3x3xf32>, %w1:
   %s1 = tensor.extract_slice %p1[0, 0, 1, 0] [1, 4, 6, 7] [1, 1, 1, 1] : tensor<1x4x7x7xf32> to tensor<1x4x6x7xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
   %r1 = linalg.conv_2d_nchw_fchw ins(%s1, %w1 : tensor<1x4x6x7xf32>, tensor<8x4x1x2xf32>) outs(%f : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  return %r0, %r1 : tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// The transposes go through pads and slices only where they can: a pad
+// whose constant is made inside its region is re-made with a clone of it;
+// a slice of a dynamically shaped tensor is transposed as it is.
+// SHARED-LABEL: func.func @not_through
+// SHARED:         %[[C:.*]] = arith.constant 1.0
+// SHARED:         %[[XT:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x4x6x6xf32>)
+// SHARED:         tensor.pad %[[XT]] low[0, 1, 1, 0] high[0, 1, 1, 0]
+// SHARED:           tensor.yield %[[C]]
+// SHARED:         %[[S:.*]] = tensor.extract_slice %arg2[0, 0, 0, 0] [1, 4, 8, 8]
+// SHARED:         linalg.generic {{.*}} ins(%[[S]] : tensor<1x4x8x8xf32>) outs(%{{.*}} : tensor<1x8x8x4xf32>)
+func.func @not_through(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32>, %dx: tensor<?x4x8x8xf32>, %b: tensor<8x6xf32>)
+    -> (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) {
+  %p = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i: index, %j: index, %k: index, %l: index):
+    %one = arith.constant 1.0 : f32
+    tensor.yield %one : f32
+  } : tensor<1x4x6x6xf32> to tensor<1x4x8x8xf32>
+  %e = tensor.empty() : tensor<1x8x6x6xf32>
+  %bb = linalg.broadcast ins(%b : tensor<8x6xf32>) outs(%e : tensor<1x8x6x6xf32>) dimensions = [0, 2]
+  %r0 = linalg.conv_2d_nchw_fchw ins(%p, %w : tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) outs(%bb : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
+  %s = tensor.extract_slice %dx[0, 0, 0, 0] [1, 4, 8, 8] [1, 1, 1, 1] : tensor<?x4x8x8xf32> to tensor<1x4x8x8xf32>
+  %r1 = linalg.conv_2d_nchw_fchw ins(%s, %w : tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) outs(%bb : tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32>
   return %r0, %r1 : tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>
 }

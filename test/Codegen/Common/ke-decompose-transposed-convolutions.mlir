@@ -114,3 +114,27 @@ func.func @spread_2d_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<2x3x2x3x3xf32>)
       ins(%grouped, %w : tensor<1x2x2x17x17xf32>, tensor<2x3x2x3x3xf32>) outs(%o : tensor<1x2x3x15x15xf32>) -> tensor<1x2x3x15x15xf32>
   return %r : tensor<1x2x3x15x15xf32>
 }
+
+// -----
+
+// An init that is neither a fill nor a bias broadcast, with every phase
+// computed: each phase starts from zero and adds the init's slice, and the
+// phases go into a new tensor.
+// CHECK-LABEL: func.func @spread_1d_init
+// CHECK-SAME:    %[[INIT:[a-z0-9]+]]: tensor<2x8x33xf32>
+// CHECK:         %[[OUT:.*]] = tensor.empty() : tensor<2x8x33xf32>
+// CHECK:         %[[I0:.*]] = tensor.extract_slice %[[INIT]][0, 0, 0] [2, 8, 17] [1, 1, 2]
+// CHECK:         %[[SUM0:.*]] = linalg.generic {{.*}} ins(%[[I0]], %{{.*}} : tensor<2x8x17xf32>, tensor<2x8x17xf32>)
+// CHECK:           arith.addf
+// CHECK:         %[[R0:.*]] = tensor.insert_slice %[[SUM0]] into %[[OUT]][0, 0, 0] [2, 8, 17] [1, 1, 2]
+// CHECK:         tensor.extract_slice %[[INIT]][0, 0, 1] [2, 8, 16] [1, 1, 2]
+// CHECK:         tensor.insert_slice %{{.*}} into %[[R0]][0, 0, 1] [2, 8, 16] [1, 1, 2]
+func.func @spread_1d_init(%x: tensor<2x4x16xf32>, %w: tensor<8x4x3xf32>, %init: tensor<2x8x33xf32>) -> tensor<2x8x33xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x4x35xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x35xf32>) -> tensor<2x4x35xf32>
+  %spread = tensor.insert_slice %x into %z[0, 0, 2] [2, 4, 16] [1, 1, 2] : tensor<2x4x16xf32> into tensor<2x4x35xf32>
+  %r = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>}
+      ins(%spread, %w : tensor<2x4x35xf32>, tensor<8x4x3xf32>) outs(%init : tensor<2x8x33xf32>) -> tensor<2x8x33xf32>
+  return %r : tensor<2x8x33xf32>
+}
