@@ -377,3 +377,61 @@ func.func @loop_in_two_indices(%a: memref<64x32x32xf32>, %b: memref<32x64xf32>, 
   }
   return
 }
+
+// -----
+
+// An output in a strided layout keeps scalar loads and stores: the vector
+// output runs assume identity-layout rows, 16-byte aligned.
+// CHECK-LABEL: func.func @strided_output
+// CHECK:         gpu.launch
+// CHECK-NOT:       vector.load %arg2
+// CHECK:           memref.load %arg2
+// CHECK-NOT:       vector.store
+// CHECK:           memref.store %{{.*}}, %arg2
+// CHECK:           gpu.terminator
+func.func @strided_output(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32, strided<[256, 1]>>) {
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32, strided<[256, 1]>>)
+  return
+}
+
+// -----
+
+// f16 elements copied one at a time (a diagonal read of A) are loaded and
+// stored by the threads: cp.async moves 4, 8 or 16 bytes, not 2. B keeps
+// its 16-byte (8-half) copies.
+// CHECK-LABEL: func.func @half_elements
+// CHECK:         gpu.launch
+// CHECK-NOT:       nvgpu.device_async_copy %arg0
+// CHECK:           memref.load %arg0
+// CHECK:           memref.store %{{.*}}, %{{.*}} : memref<3x64x24xf16, #gpu.address_space<workgroup>>
+// CHECK:           nvgpu.device_async_copy %arg1{{.*}}, 8
+// CHECK-NOT:       nvgpu.device_async_copy %arg0
+// CHECK:           gpu.terminator
+func.func @half_elements(%a: memref<64x32x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32x32xf16>, memref<32x64xf16>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xf = arith.extf %x : f16 to f32
+    %yf = arith.extf %y : f16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// 16 output columns: the column tile takes the 16 there are and the row
+// tile grows to 256 (the 64 x 64 block's count of outputs), with two
+// stages where three no longer fit in shared memory: 4 blocks. With
+// min-blocks=16 the rows stay 64: 256 would leave fewer than 4 x 16 blocks.
+// CHECK-LABEL: func.func @few_columns
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) workgroup(%{{.*}} : memref<2x256x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x16x20xf32, #gpu.address_space<workgroup>>)
+// SHRINK-LABEL: func.func @few_columns
+// SHRINK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) workgroup(%{{.*}} : memref<3x64x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x16x20xf32, #gpu.address_space<workgroup>>)
+func.func @few_columns(%a: memref<1024x32xf32>, %b: memref<32x16xf32>, %c: memref<1024x16xf32>) {
+  linalg.matmul ins(%a, %b : memref<1024x32xf32>, memref<32x16xf32>) outs(%c : memref<1024x16xf32>)
+  return
+}
