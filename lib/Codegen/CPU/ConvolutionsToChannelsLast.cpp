@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ke {
@@ -31,9 +32,7 @@ namespace {
 Value transpose(OpBuilder &builder, Location loc, Value value,
                 ArrayRef<int64_t> permutation, Value init = {}) {
   auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<int64_t> shape;
-  for (int64_t dim : permutation)
-    shape.push_back(type.getDimSize(dim));
+  SmallVector<int64_t> shape = applyPermutation(type.getShape(), permutation);
   // A padded value is the padding of its transposed source, so that
   // convolutions over differently padded copies of one input (a transposed
   // convolution's phases) share one transpose of it after CSE.
@@ -46,28 +45,22 @@ Value transpose(OpBuilder &builder, Location loc, Value value,
     if (padValue.getParentRegion() == &pad.getRegion())
       padValue = builder.clone(*padValue.getDefiningOp())->getResult(0);
     Value source = transpose(builder, loc, pad.getSource(), permutation);
-    SmallVector<OpFoldResult> low, high;
-    for (int64_t dim : permutation) {
-      low.push_back(pad.getMixedLowPad()[dim]);
-      high.push_back(pad.getMixedHighPad()[dim]);
-    }
     return tensor::PadOp::create(
         builder, loc, RankedTensorType::get(shape, type.getElementType()),
-        source, low, high, padValue, pad.getNofold());
+        source, applyPermutation(pad.getMixedLowPad(), permutation),
+        applyPermutation(pad.getMixedHighPad(), permutation), padValue,
+        pad.getNofold());
   }
   // A slice likewise (a phase's read of the padded input).
   if (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>();
       !init && slice && slice.getSourceType().getRank() == type.getRank() &&
       slice.getSourceType().hasStaticShape()) {
     Value source = transpose(builder, loc, slice.getSource(), permutation);
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    for (int64_t dim : permutation) {
-      offsets.push_back(slice.getMixedOffsets()[dim]);
-      sizes.push_back(slice.getMixedSizes()[dim]);
-      strides.push_back(slice.getMixedStrides()[dim]);
-    }
-    return tensor::ExtractSliceOp::create(builder, loc, source, offsets, sizes,
-                                          strides);
+    return tensor::ExtractSliceOp::create(
+        builder, loc, source,
+        applyPermutation(slice.getMixedOffsets(), permutation),
+        applyPermutation(slice.getMixedSizes(), permutation),
+        applyPermutation(slice.getMixedStrides(), permutation));
   }
   if (!init)
     init = tensor::EmptyOp::create(builder, loc, shape, type.getElementType());
