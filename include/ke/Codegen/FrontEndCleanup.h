@@ -23,15 +23,16 @@ inline constexpr llvm::StringLiteral kFrontEndCleanupPipeline =
 /// The CPU's: no fusion that recomputes an expensive producer per iteration
 /// of loops it does not depend on (ke-fuse-elementwise-ops), and unit
 /// dimensions folded before fusion as well (a group norm's [N, G, 1]
-/// statistics otherwise keep its normalization and scale apart), and
-/// elements only extracted computed where they are. Not on the GPU: there
+/// statistics otherwise keep its normalization and scale apart), named
+/// contractions without their unit dimensions (a batch of one is a matmul),
+/// and elements only extracted computed where they are. Not on the GPU: there
 /// KernelBench's cross entropy went from 74 to 88 us with it (its pick
 /// runs on one thread, now with a log and three gathers per row). GPU kernels
 /// keep upstream's fusion until the change is measured there.
 inline constexpr llvm::StringLiteral kCPUFrontEndCleanupPipeline =
     "ke-expand-constant-powers,linalg-fold-unit-extent-dims,"
-    "ke-fuse-elementwise-ops,ke-compute-extracted-elements,"
-    "linalg-fold-unit-extent-dims,canonicalize";
+    "ke-rank-reduce-contractions,ke-fuse-elementwise-ops,"
+    "ke-compute-extracted-elements,linalg-fold-unit-extent-dims,canonicalize";
 } // namespace ke
 
 #endif // KE_CODEGEN_FRONTENDCLEANUP_H

@@ -3,7 +3,8 @@
 // A kernel whose last op computes its result under another shape (a group
 // norm's [N, G, C/G, H, W] view of [N, C, H, W]) returns a reshape of a
 // temporary, which buffer-results-to-out-params copies into the caller's
-// buffer: a full extra pass. The temporary can be that buffer, reshaped.
+// buffer: a full extra pass. The temporary can be that buffer, reshaped
+// (through any chain of reshapes: each keeps the elements' linear order).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
 
 namespace ke {
 #define GEN_PASS_DEF_KEWRITERESHAPEDRESULTSINPLACE
@@ -29,11 +32,11 @@ Operation *getAncestorIn(Block *block, Operation *op) {
   return nullptr;
 }
 
-/// Whether every use of `alloc` other than `reshape` (the view that is
-/// copied out) and deallocations is before `copy` in its block, and none
-/// makes another view of it (a subview written after the copy, a loop's
-/// memref result): a write after the copy would otherwise land in the
-/// caller's buffer.
+/// Whether every use of `alloc` other than `reshape` (the first view of the
+/// chain that is copied out) and deallocations is before `copy` in its
+/// block, and none makes another view of it (a subview written after the
+/// copy, a loop's memref result): a write after the copy would otherwise
+/// land in the caller's buffer.
 bool isOnlyUsedBefore(memref::AllocOp alloc, Operation *reshape,
                       memref::CopyOp copy) {
   Block *block = copy->getBlock();
@@ -46,16 +49,62 @@ bool isOnlyUsedBefore(memref::AllocOp alloc, Operation *reshape,
     if (!ancestor || !ancestor->isBeforeInBlock(copy))
       return false;
   }
-  for (Operation *user : reshape->getUsers())
-    if (user != copy.getOperation())
-      return false;
   return true;
 }
 
-/// `memref.copy (collapse|expand)(%alloc), %out` where `%out` is a function
-/// argument written by nothing else: `%alloc` becomes the inverse reshape
-/// of `%out`, and the copy goes. Like buffer-results-to-out-params'
-/// hoisting, this assumes the caller's out-parameters alias no input.
+/// The reshapes (collapse_shape, expand_shape) from a buffer to `value`,
+/// first to last, each used only by the next one (the last by `user`).
+SmallVector<Operation *> getReshapeChain(Value value, Operation *user) {
+  SmallVector<Operation *> chain;
+  while (Operation *reshape = value.getDefiningOp()) {
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(reshape) ||
+        !value.hasOneUse() || *value.getUsers().begin() != user)
+      break;
+    chain.push_back(reshape);
+    user = reshape;
+    value = reshape->getOperand(0);
+  }
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+/// `out` (contiguous, static) viewed with `type`'s shape: the inverse of a
+/// single reshape, or else through its one-dimensional view (a chain such
+/// as [1, 8192, 384] -> [8192, 384] -> [8, 32, 32, 1, 384] -> [8, 32, 32,
+/// 384] keeps the elements' linear order, as every reshape does).
+Value reshapeOut(IRRewriter &rewriter, Location loc, Value out,
+                 MemRefType type, ArrayRef<Operation *> chain) {
+  if (chain.size() == 1) {
+    if (auto collapse = dyn_cast<memref::CollapseShapeOp>(chain.front()))
+      return memref::ExpandShapeOp::create(
+          rewriter, loc, type.getShape(), out,
+          collapse.getReassociationIndices());
+    return memref::CollapseShapeOp::create(
+        rewriter, loc, out,
+        cast<memref::ExpandShapeOp>(chain.front()).getReassociationIndices());
+  }
+  auto outType = cast<MemRefType>(out.getType());
+  if (outType.getRank() == 0 || type.getRank() == 0)
+    return {};
+  ReassociationIndices all =
+      llvm::to_vector(llvm::seq<int64_t>(0, outType.getRank()));
+  Value flat = out;
+  if (outType.getRank() > 1)
+    flat = memref::CollapseShapeOp::create(
+        rewriter, loc, out, SmallVector<ReassociationIndices>{all});
+  if (type.getRank() == 1)
+    return flat;
+  ReassociationIndices allOfType =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  return memref::ExpandShapeOp::create(
+      rewriter, loc, type.getShape(), flat,
+      SmallVector<ReassociationIndices>{allOfType});
+}
+
+/// `memref.copy reshape(...reshape(%alloc)), %out` where `%out` is a
+/// function argument written by nothing else: `%alloc` becomes a view of
+/// `%out`, and the copy goes. Like buffer-results-to-out-params' hoisting,
+/// this assumes the caller's out-parameters alias no input.
 void writeInPlace(memref::CopyOp copy, IRRewriter &rewriter) {
   auto out = dyn_cast<BlockArgument>(copy.getTarget());
   if (!out || !out.getOwner()->isEntryBlock() ||
@@ -65,32 +114,32 @@ void writeInPlace(memref::CopyOp copy, IRRewriter &rewriter) {
   if (!outType || !outType.getLayout().isIdentity() ||
       !outType.hasStaticShape())
     return;
-  Operation *reshape = copy.getSource().getDefiningOp();
-  if (!reshape || !isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(reshape))
+  SmallVector<Operation *> chain = getReshapeChain(copy.getSource(), copy);
+  if (chain.empty())
     return;
-  auto alloc = reshape->getOperand(0).getDefiningOp<memref::AllocOp>();
+  auto alloc = chain.front()->getOperand(0).getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != copy->getBlock() ||
       !alloc.getType().getLayout().isIdentity() ||
       !alloc.getType().hasStaticShape() ||
       alloc.getType().getMemorySpace() != outType.getMemorySpace() ||
-      !isOnlyUsedBefore(alloc, reshape, copy))
+      !isOnlyUsedBefore(alloc, chain.front(), copy))
     return;
   rewriter.setInsertionPoint(alloc);
-  Value view;
-  if (auto collapse = dyn_cast<memref::CollapseShapeOp>(reshape))
-    view = memref::ExpandShapeOp::create(
-        rewriter, alloc.getLoc(), alloc.getType().getShape(), out,
-        collapse.getReassociationIndices());
-  else
-    view = memref::CollapseShapeOp::create(
-        rewriter, alloc.getLoc(), out,
-        cast<memref::ExpandShapeOp>(reshape).getReassociationIndices());
+  Value view =
+      reshapeOut(rewriter, alloc.getLoc(), out, alloc.getType(), chain);
+  if (!view)
+    return;
   if (view.getType() != alloc.getType()) {
-    rewriter.eraseOp(view.getDefiningOp());
+    for (Operation *op = view.getDefiningOp(); op && op->use_empty();) {
+      Operation *source = op->getOperand(0).getDefiningOp();
+      rewriter.eraseOp(op);
+      op = source;
+    }
     return;
   }
   rewriter.eraseOp(copy);
-  rewriter.eraseOp(reshape);
+  for (Operation *reshape : llvm::reverse(chain))
+    rewriter.eraseOp(reshape);
   for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
     if (isa<memref::DeallocOp>(user))
       rewriter.eraseOp(user);

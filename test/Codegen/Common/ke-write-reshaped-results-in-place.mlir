@@ -82,3 +82,47 @@ func.func @out_also_written(%in: memref<64xf32>, %out: memref<8x8xf32>, %x: f32)
   memref.dealloc %t : memref<64xf32>
   return
 }
+
+// -----
+
+// A chain of reshapes ([1, 16, 8] -> [16, 8] -> [2, 8, 1, 8] -> [2, 8, 8],
+// a batch of one's matmul returned as a 3-D tensor): the temporary becomes
+// the out-parameter flattened and expanded to its shape.
+// CHECK-LABEL: func.func @reshape_chain
+// CHECK-SAME:    (%[[IN:.*]]: memref<1x16x8xf32>, %[[OUT:.*]]: memref<2x8x8xf32>)
+// CHECK:         %[[FLAT:.*]] = memref.collapse_shape %[[OUT]] {{\[\[}}0, 1, 2]] : memref<2x8x8xf32> into memref<128xf32>
+// CHECK:         %[[VIEW:.*]] = memref.expand_shape %[[FLAT]] {{\[\[}}0, 1, 2]] output_shape [1, 16, 8] : memref<128xf32> into memref<1x16x8xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         linalg.copy ins(%[[IN]] : memref<1x16x8xf32>) outs(%[[VIEW]] : memref<1x16x8xf32>)
+// CHECK-NOT:     memref.copy
+// CHECK-NOT:     memref.dealloc
+// CHECK:         return
+func.func @reshape_chain(%in: memref<1x16x8xf32>, %out: memref<2x8x8xf32>) {
+  %t = memref.alloc() : memref<1x16x8xf32>
+  linalg.copy ins(%in : memref<1x16x8xf32>) outs(%t : memref<1x16x8xf32>)
+  %a = memref.collapse_shape %t [[0, 1], [2]] : memref<1x16x8xf32> into memref<16x8xf32>
+  %b = memref.expand_shape %a [[0, 1, 2], [3]] output_shape [2, 8, 1, 8] : memref<16x8xf32> into memref<2x8x1x8xf32>
+  %c = memref.collapse_shape %b [[0], [1, 2], [3]] : memref<2x8x1x8xf32> into memref<2x8x8xf32>
+  memref.copy %c, %out : memref<2x8x8xf32> to memref<2x8x8xf32>
+  memref.dealloc %t : memref<1x16x8xf32>
+  return
+}
+
+// -----
+
+// Left alone: a reshape of the chain with another use (its reader would
+// see the caller's buffer change under it).
+// CHECK-LABEL: func.func @chain_with_other_use
+// CHECK:         memref.alloc
+// CHECK:         memref.copy
+func.func @chain_with_other_use(%in: memref<1x16x8xf32>, %out: memref<2x8x8xf32>, %other: memref<16x8xf32>) {
+  %t = memref.alloc() : memref<1x16x8xf32>
+  linalg.copy ins(%in : memref<1x16x8xf32>) outs(%t : memref<1x16x8xf32>)
+  %a = memref.collapse_shape %t [[0, 1], [2]] : memref<1x16x8xf32> into memref<16x8xf32>
+  %b = memref.expand_shape %a [[0, 1, 2], [3]] output_shape [2, 8, 1, 8] : memref<16x8xf32> into memref<2x8x1x8xf32>
+  %c = memref.collapse_shape %b [[0], [1, 2], [3]] : memref<2x8x1x8xf32> into memref<2x8x8xf32>
+  memref.copy %c, %out : memref<2x8x8xf32> to memref<2x8x8xf32>
+  linalg.copy ins(%a : memref<16x8xf32>) outs(%other : memref<16x8xf32>)
+  memref.dealloc %t : memref<1x16x8xf32>
+  return
+}
