@@ -792,8 +792,11 @@ def KeWriteReshapedResultsInPlace
     keeps the elements' linear order. Only when both
     have static shapes and identity layouts, and every other use of the
     allocation (deallocations aside, which are dropped) is before the
-    copy, and each reshape of the chain has one use: a later write would
-    otherwise reach the caller's buffer. In the CPU pipelines after
+    copy, each reshape of the chain has one use, and no view of the
+    allocation outlives the op holding it (per-tile subviews inside a
+    loop nest are fine; a loop yielding a view is not): a later write would
+    otherwise reach the caller's buffer. Rejecting every op that makes a view
+    had silently stopped this for tiled results (GroupNorm: 2.5 -> 1.5 ms). In the CPU pipelines after
     `buffer-results-to-out-params`.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];

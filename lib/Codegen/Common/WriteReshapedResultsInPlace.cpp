@@ -32,21 +32,28 @@ Operation *getAncestorIn(Block *block, Operation *op) {
   return nullptr;
 }
 
+bool hasMemRefResult(Operation *op) {
+  return llvm::any_of(op->getResultTypes(), llvm::IsaPred<BaseMemRefType>);
+}
+
 /// Whether every use of `alloc` other than `reshape` (the first view of the
 /// chain that is copied out) and deallocations is before `copy` in its
-/// block, and none makes another view of it (a subview written after the
-/// copy, a loop's memref result): a write after the copy would otherwise
-/// land in the caller's buffer.
+/// block, and no view of it outlives the op of the block that holds the
+/// use (a subview written after the copy, a loop's memref result): a write
+/// after the copy would otherwise land in the caller's buffer. A view made
+/// inside a loop nest whose results are not memrefs (the schedule's
+/// per-tile subviews) ends with the loop.
 bool isOnlyUsedBefore(memref::AllocOp alloc, Operation *reshape,
                       memref::CopyOp copy) {
   Block *block = copy->getBlock();
   for (Operation *user : alloc->getUsers()) {
     if (user == reshape || isa<memref::DeallocOp>(user))
       continue;
-    if (llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
-      return false;
     Operation *ancestor = getAncestorIn(block, user);
     if (!ancestor || !ancestor->isBeforeInBlock(copy))
+      return false;
+    if (hasMemRefResult(ancestor) ||
+        (ancestor == user && hasMemRefResult(user)))
       return false;
   }
   return true;

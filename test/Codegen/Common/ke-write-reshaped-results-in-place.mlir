@@ -126,3 +126,53 @@ func.func @chain_with_other_use(%in: memref<1x16x8xf32>, %out: memref<2x8x8xf32>
   memref.dealloc %t : memref<1x16x8xf32>
   return
 }
+
+// -----
+
+// Written through per-tile subviews inside a loop nest that ends before
+// the copy (the schedule's tiles): the views end with the loop, so the
+// temporary still becomes the out-parameter's view.
+// CHECK-LABEL: func.func @written_by_tiles
+// CHECK-SAME:    (%[[IN:.*]]: memref<2x4x8xf32>, %[[OUT:.*]]: memref<8x8xf32>)
+// CHECK:         %[[VIEW:.*]] = memref.expand_shape %[[OUT]] {{\[\[}}0, 1], [2]] output_shape [2, 4, 8]
+// CHECK-NOT:     memref.alloc
+// CHECK:         scf.forall
+// CHECK:           memref.subview %[[VIEW]]
+// CHECK-NOT:     memref.copy
+// CHECK:         return
+func.func @written_by_tiles(%in: memref<2x4x8xf32>, %out: memref<8x8xf32>) {
+  %t = memref.alloc() : memref<2x4x8xf32>
+  scf.forall (%i) in (2) {
+    %src = memref.subview %in[%i, 0, 0] [1, 4, 8] [1, 1, 1] : memref<2x4x8xf32> to memref<1x4x8xf32, strided<[32, 8, 1], offset: ?>>
+    %dst = memref.subview %t[%i, 0, 0] [1, 4, 8] [1, 1, 1] : memref<2x4x8xf32> to memref<1x4x8xf32, strided<[32, 8, 1], offset: ?>>
+    linalg.copy ins(%src : memref<1x4x8xf32, strided<[32, 8, 1], offset: ?>>) outs(%dst : memref<1x4x8xf32, strided<[32, 8, 1], offset: ?>>)
+  }
+  %r = memref.collapse_shape %t [[0, 1], [2]] : memref<2x4x8xf32> into memref<8x8xf32>
+  memref.copy %r, %out : memref<8x8xf32> to memref<8x8xf32>
+  memref.dealloc %t : memref<2x4x8xf32>
+  return
+}
+
+// -----
+
+// Left alone: a loop that returns a view of the temporary (the view
+// outlives the loop and could be written after the copy).
+// CHECK-LABEL: func.func @view_escapes_loop
+// CHECK:         memref.alloc
+// CHECK:         memref.copy
+func.func @view_escapes_loop(%in: memref<64xf32>, %out: memref<8x8xf32>, %x: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %t = memref.alloc() : memref<64xf32>
+  linalg.copy ins(%in : memref<64xf32>) outs(%t : memref<64xf32>)
+  %v = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %in) -> (memref<64xf32>) {
+    %s = memref.cast %t : memref<64xf32> to memref<64xf32>
+    scf.yield %s : memref<64xf32>
+  }
+  %r = memref.expand_shape %t [[0, 1]] output_shape [8, 8] : memref<64xf32> into memref<8x8xf32>
+  memref.copy %r, %out : memref<8x8xf32> to memref<8x8xf32>
+  memref.store %x, %v[%c0] : memref<64xf32>
+  memref.dealloc %t : memref<64xf32>
+  return
+}
