@@ -77,7 +77,7 @@ bool shouldFuse(OpOperand *fused) {
 /// out (a group norm's f64 copy of its input, 25 MB, read by two
 /// reductions). Upstream's fusion of a producer with several uses keeps its
 /// result as an extra result of the fused op, still written.
-void duplicateCheapProducers(func::FuncOp function) {
+bool duplicateCheapProducers(func::FuncOp function) {
   SmallVector<linalg::GenericOp> producers;
   function.walk([&](linalg::GenericOp generic) {
     if (generic->getNumResults() != 1 || generic->hasOneUse() ||
@@ -103,6 +103,7 @@ void duplicateCheapProducers(func::FuncOp function) {
     for (OpOperand *use : llvm::drop_begin(uses))
       use->set(builder.clone(*producer)->getResult(0));
   }
+  return !producers.empty();
 }
 
 /// Rewrites as the generics they are each `linalg.broadcast` that only
@@ -287,7 +288,6 @@ struct FuseElementwiseOpsPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     generalizeDataMovementOps(getOperation());
-    duplicateCheapProducers(getOperation());
     RewritePatternSet patterns(context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
     linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
@@ -300,11 +300,19 @@ struct FuseElementwiseOpsPass
     tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
     context->getLoadedDialect<linalg::LinalgDialect>()
         ->getCanonicalizationPatterns(patterns);
+    FrozenRewritePatternSet frozen(std::move(patterns));
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
-      return signalPassFailure();
+    // Fusion makes new cheap producers with several readers-once (a batch
+    // norm's transpose back to NCHW, read by two f64 reductions once their
+    // casts fused in): duplicate and fuse again until nothing changes.
+    constexpr int kMaxRounds = 4;
+    for (int round = 0; round < kMaxRounds; ++round) {
+      if (!duplicateCheapProducers(getOperation()) && round > 0)
+        break;
+      if (failed(applyPatternsGreedily(getOperation(), frozen, config)))
+        return signalPassFailure();
+    }
   }
 };
 } // namespace

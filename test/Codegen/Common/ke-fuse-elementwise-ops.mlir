@@ -208,6 +208,57 @@ func.func @cast_for_two_reductions(%x: tensor<4x1024xf32>) -> (tensor<4xf64>, te
 
 // -----
 
+// A transpose read by one cast, itself read by two reductions (a batch
+// norm's statistics of a channels-last convolution's result, transposed
+// back to NCHW): once the cast's copies fuse into the reductions, the
+// transpose has two readers-once and is duplicated and fused in turn, so
+// neither the NCHW copy nor the f64 one is written out.
+// CHECK-LABEL: func.func @transpose_then_cast_for_two_reductions
+// CHECK-NOT:     tensor<4x8x16xf32>
+// CHECK-NOT:     tensor<4x8x16xf64>
+// CHECK:         linalg.generic {{.*}} ins(%arg0 : tensor<4x16x8xf32>) outs(%{{.*}} : tensor<8xf64>)
+// CHECK:           arith.extf
+// CHECK:           arith.addf
+// CHECK:         linalg.generic {{.*}} ins(%arg0 : tensor<4x16x8xf32>) outs(%{{.*}} : tensor<8xf64>)
+// CHECK:           arith.extf
+// CHECK:           arith.maximumf
+#nhwc = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#channel = affine_map<(d0, d1, d2) -> (d1)>
+func.func @transpose_then_cast_for_two_reductions(%x: tensor<4x16x8xf32>) -> (tensor<8xf64>, tensor<8xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %et = tensor.empty() : tensor<4x8x16xf32>
+  %nchw = linalg.generic {indexing_maps = [#nhwc, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x : tensor<4x16x8xf32>) outs(%et : tensor<4x8x16xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<4x8x16xf32>
+  %e = tensor.empty() : tensor<4x8x16xf64>
+  %wide = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%nchw : tensor<4x8x16xf32>) outs(%e : tensor<4x8x16xf64>) {
+  ^bb0(%a: f32, %o: f64):
+    %w = arith.extf %a : f32 to f64
+    linalg.yield %w : f64
+  } -> tensor<4x8x16xf64>
+  %re = tensor.empty() : tensor<8xf64>
+  %init = linalg.fill ins(%zero : f64) outs(%re : tensor<8xf64>) -> tensor<8xf64>
+  %sum = linalg.generic {indexing_maps = [#id3, #channel], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%wide : tensor<4x8x16xf64>) outs(%init : tensor<8xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %s = arith.addf %a, %o : f64
+    linalg.yield %s : f64
+  } -> tensor<8xf64>
+  %max = linalg.generic {indexing_maps = [#id3, #channel], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%wide : tensor<4x8x16xf64>) outs(%init : tensor<8xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %m = arith.maximumf %a, %o : f64
+    linalg.yield %m : f64
+  } -> tensor<8xf64>
+  return %sum, %max : tensor<8xf64>, tensor<8xf64>
+}
+
+// -----
+
 // A group norm's normalized [N, G, C/G*H*W] view, reshaped back to
 // [N, C, H, W] (a collapse then an expand, no single reshape) for the
 // per-channel scale: both go through [N, G, C/G, H, W], where the two
