@@ -105,7 +105,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   // into one op (the output-less asserting producers fusion leaves behind
   // are dropped) and splat constants folded into bodies; the splats left
   // become fills (a constant tensor would be a host global the kernels
-  // cannot read).
+  // cannot read). A result returned through reshapes of a temporary is
+  // computed in the caller's buffer, as on the CPU (no copy kernel).
   return llvm::formatv(
              "func.func({3}ke-decompose-aggregates,"
              "convert-elementwise-to-linalg,ke-prefix-scans-for-gpu,"
@@ -116,7 +117,9 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "one-shot-bufferize{{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
-             "hoist-static-allocs},canonicalize,buffer-deallocation-pipeline,"
+             "hoist-static-allocs},"
+             "func.func(ke-write-reshaped-results-in-place),"
+             "canonicalize,buffer-deallocation-pipeline,"
              "canonicalize,func.func(ke-hoist-allocations-to-entry,"
              "ke-copies-to-linalg,scf-forall-to-parallel),"
              "{1}convert-linalg-to-parallel-loops,"

@@ -14,12 +14,13 @@
 #include "llvm/ADT/StringRef.h"
 
 namespace ke {
-/// Pass-pipeline text on func.func: elementwise fusion (producers with one
-/// use only, so nothing is computed twice; it also drops unused results),
-/// unit-dimension folding, canonicalization.
+/// Pass-pipeline text on func.func: a batch_matmul of one batch as a matmul,
+/// elementwise fusion (producers with one use only, so nothing is computed
+/// twice; it also drops unused results), unit-dimension folding,
+/// canonicalization.
 inline constexpr llvm::StringLiteral kFrontEndCleanupPipeline =
-    "ke-expand-constant-powers,linalg-fuse-elementwise-ops,"
-    "linalg-fold-unit-extent-dims,canonicalize";
+    "ke-expand-constant-powers,ke-rank-reduce-contractions,"
+    "linalg-fuse-elementwise-ops,linalg-fold-unit-extent-dims,canonicalize";
 /// The CPU's: no fusion that recomputes an expensive producer per iteration
 /// of loops it does not depend on (ke-fuse-elementwise-ops), and unit
 /// dimensions folded before fusion as well (a group norm's [N, G, 1]

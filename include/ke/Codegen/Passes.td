@@ -133,7 +133,7 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     one result, reduction loops that include its innermost loop (a row; a
     batch norm's N, H and W with C between them are one row, their
     linearized space), at least 32 elements per row (shorter rows keep one
-    thread each, below), static bounds, f32, f64 or i32 elements and a body
+    thread each, below), static bounds, f32, f64, i32 or i64 elements and a body
     that folds one value into the output with a combiner `gpu.all_reduce`
     knows (add, mul, max/min) becomes a `gpu.launch` with one thread block
     per output element. Each thread folds
@@ -735,7 +735,7 @@ def KeRankReduceContractions
     `linalg.matmul` (same cast) and an `expand_shape` of its result.
     Upstream's rank-reducing contraction patterns are not used: they also
     make a one-row `matmul` a `vecmat`, which the CPU schedule ran 15x slower
-    than the matmul. In the CPU front-end cleanup, before fusion.
+    than the matmul. In both front-end cleanups, before fusion.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -796,8 +796,8 @@ def KeWriteReshapedResultsInPlace
     allocation outlives the op holding it (per-tile subviews inside a
     loop nest are fine; a loop yielding a view is not): a later write would
     otherwise reach the caller's buffer. Rejecting every op that makes a view
-    had silently stopped this for tiled results (GroupNorm: 2.5 -> 1.5 ms). In the CPU pipelines after
-    `buffer-results-to-out-params`.
+    had silently stopped this for tiled results (GroupNorm: 2.5 -> 1.5 ms).
+    In the CPU and GPU pipelines after `buffer-results-to-out-params`.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }

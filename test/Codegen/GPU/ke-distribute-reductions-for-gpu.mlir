@@ -89,8 +89,8 @@ func.func @column_sum(%x: memref<256x128xf32>, %y: memref<128xf32>) {
 // -----
 
 // Not distributed across threads: a matmul (operands shared between
-// outputs), a column max (no float max atomic) and i64 (only f32, f64 and
-// i32 rows are taken). Each becomes one thread per output element (an scf.parallel)
+// outputs), a column max (no float max atomic) and i16 (only f32, f64, i32
+// and i64 rows are taken). Each becomes one thread per output element (an scf.parallel)
 // whose reduction loop carries the accumulator in a register: the output
 // is loaded once before the loop and stored once after it.
 // CHECK-LABEL: func.func @left_alone
@@ -108,22 +108,45 @@ func.func @column_sum(%x: memref<256x128xf32>, %y: memref<128xf32>) {
 // CHECK:           scf.for
 // CHECK:             arith.maximumf
 // CHECK:         scf.parallel
-// CHECK:           scf.for {{.*}} -> (i64)
+// CHECK:           scf.for {{.*}} -> (i16)
 // CHECK-NOT:     linalg.
 func.func @left_alone(%a: memref<32x64xf32>, %b: memref<64x32xf32>, %c: memref<32x32xf32>,
                       %x: memref<64x128xf32>, %col: memref<128xf32>,
-                      %d: memref<8x64xi64>, %drow: memref<8xi64>) {
+                      %d: memref<8x64xi16>, %drow: memref<8xi16>) {
   linalg.matmul ins(%a, %b : memref<32x64xf32>, memref<64x32xf32>) outs(%c : memref<32x32xf32>)
   linalg.reduce ins(%x : memref<64x128xf32>) outs(%col : memref<128xf32>) dimensions = [0]
     (%in: f32, %acc: f32) {
       %s = arith.maximumf %in, %acc : f32
       linalg.yield %s : f32
     }
-  linalg.reduce ins(%d : memref<8x64xi64>) outs(%drow : memref<8xi64>) dimensions = [1]
-    (%in: i64, %acc: i64) {
-      %s = arith.addi %in, %acc : i64
-      linalg.yield %s : i64
+  linalg.reduce ins(%d : memref<8x64xi16>) outs(%drow : memref<8xi16>) dimensions = [1]
+    (%in: i16, %acc: i16) {
+      %s = arith.addi %in, %acc : i16
+      linalg.yield %s : i16
     }
+  return
+}
+
+// -----
+
+// A count in i64 of a loss's non-ignored targets (i1 flags summed to a
+// scalar): one block whose threads stride over the flags and combine with
+// gpu.all_reduce on i64, not one thread walking all 1024.
+// CHECK-LABEL: func.func @count_flags
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK:           %[[PART:.*]] = scf.for {{.*}} -> (i64)
+// CHECK:             memref.load %arg0
+// CHECK:             arith.extui
+// CHECK:           gpu.all_reduce add %[[PART]]
+// CHECK-NOT:     linalg.generic
+func.func @count_flags(%flags: memref<1024xi1>, %count: memref<i64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+      ins(%flags : memref<1024xi1>) outs(%count : memref<i64>) {
+  ^bb0(%in: i1, %out: i64):
+    %w = arith.extui %in : i1 to i64
+    %s = arith.addi %w, %out : i64
+    linalg.yield %s : i64
+  }
   return
 }
 

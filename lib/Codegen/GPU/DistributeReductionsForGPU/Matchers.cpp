@@ -98,9 +98,12 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
       (op.getNumReductionLoops() != 1 && !reduction->isRow()))
     return std::nullopt;
   // gpu.all_reduce's lowering moves 32-bit values through warp shuffles
-  // and splits f64 into two of them (front ends compute variances in f64).
+  // and splits 64-bit ones into two of them (front ends compute variances
+  // in f64, and count a loss's non-ignored targets in i64: on one thread,
+  // that count of 1024 flags took 45 of a cross entropy's 76 us).
   Type type = op.getRegionOutputArgs().front().getType();
-  if (!(type.isF32() || type.isF64() || type.isInteger(32)))
+  if (!(type.isF32() || type.isF64() || type.isInteger(32) ||
+        type.isInteger(64)))
     return std::nullopt;
   Operation *combiner = reduction->combiner;
   std::optional<gpu::AllReduceOperation> kind = allReduceKind(combiner);
