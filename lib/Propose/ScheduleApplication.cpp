@@ -53,8 +53,7 @@ llvm::Error ke::propose::canonicalizeForScheduling(func::FuncOp function,
   else
     steps.push_back("ke-decompose-transposed-convolutions");
   steps.append({"ke-decompose-aggregates", "convert-elementwise-to-linalg",
-                target == PayloadTarget::CPU ? ke::kCPUFrontEndCleanupPipeline
-                                             : ke::kFrontEndCleanupPipeline,
+                ke::kFrontEndCleanupPipeline,
                 "ke-extract-index-operands", "canonicalize"});
   std::string notes;
   for (llvm::StringRef step : steps) {

@@ -111,7 +111,7 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "ke-pads-to-copies,ke-pack-contraction-panels{{panel-width={3}},"
       "ke-tile-and-vectorize{{vector-width={1} "
       "elementwise-vector-width={4}},canonicalize,cse)",
-      kCPUFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
+      kFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
       options.approximateMath
           ? "ke-approximate-math{ops=exp,expm1,tanh,erf,erfc,log,log1p,log2},"
           : "",

@@ -141,7 +141,11 @@ def KeDistributeReductionsForGPU : Pass<"ke-distribute-reductions-for-gpu", "mli
     partials across the block (warp shuffles, then shared memory across
     warps), and thread 0 folds the total into the output, so the init value
     still counts. Threads per block: a quarter of the row, 32 to
-    `max-threads`, a power of two. A reduction to a scalar (no parallel
+    `max-threads` (by default 1024, the block limit), a power of two.
+    Operands are read along every parallel loop (the row's own), along no
+    reduction loop (one value per row), along no parallel loop (the same
+    for every row), or are small buffers (at most 4096 elements) read along
+    outer loops only. A reduction to a scalar (no parallel
     loop) is one such row. Rows of at most `warp-row-length` elements (a
     layer norm over 64 channels) get a warp each instead, 4 rows to a
     block (`threadIdx.y`): the lanes combine their partials with a

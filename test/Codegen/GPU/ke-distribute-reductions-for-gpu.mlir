@@ -5,12 +5,13 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu{fuse-rows=false warp-row-length=0}))' | FileCheck %s --check-prefix=UNFUSED
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-distribute-reductions-for-gpu))' | FileCheck %s --check-prefix=WARPS
 
-// A row sum: one block per row, 256 threads each folding a strided slice
-// (thread t reads t, t+256, ...), the partials combined by gpu.all_reduce,
-// and thread 0 adds the total to the output (its init still counts).
+// A row sum: one block per row, a quarter of the row's 2048 elements in
+// threads (512) each folding a strided slice (thread t reads t, t+512,
+// ...), the partials combined by gpu.all_reduce, and thread 0 adds the
+// total to the output (its init still counts).
 // CHECK-LABEL: func.func @row_sum
 // CHECK-DAG:     %[[ROWS:.*]] = arith.constant 64 : index
-// CHECK-DAG:     %[[THREADS:.*]] = arith.constant 256 : index
+// CHECK-DAG:     %[[THREADS:.*]] = arith.constant 512 : index
 // CHECK:         gpu.launch blocks(%[[ROW:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[ROWS]], {{.*}} threads(%[[T:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[THREADS]],
 // CHECK:           %[[PART:.*]] = scf.for %{{.*}} = %[[T]] to %{{.*}} step %{{.*}} iter_args
 // CHECK:             memref.load %arg0[%{{.*}}, %{{.*}}]
@@ -534,9 +535,10 @@ func.func @argmax(%x: memref<2x1024x100xf32>, %max: memref<2x100xf32>, %idx: mem
 // -----
 
 // A reduction to a scalar (a loss's mean over the batch) is one row: one
-// block of threads striding over it, then an all-reduce; not one thread.
+// block of threads (1024, the most, for 4096 elements) striding over it,
+// then an all-reduce; not one thread.
 // CHECK-LABEL: func.func @sum_to_scalar
-// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c256
+// CHECK:         gpu.launch blocks({{.*}}) in ({{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}}) threads({{.*}}) in ({{.*}} = %c1024
 // CHECK:           scf.for {{.*}} -> (f32)
 // CHECK:             memref.load %arg0
 // CHECK:           gpu.all_reduce add
@@ -633,6 +635,31 @@ func.func @row_with_group_statistics(%x: memref<256x512x4xf32>, %mean: memref<25
     %d = arith.subf %in, %m : f32
     %r = arith.minimumf %d, %acc : f32
     linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// A group norm's normalization fused into the mean after it, its rows split
+// into chunks: the per-(batch, group) statistics (a small buffer) are read
+// along a parallel loop and an outer reduction loop, never the innermost
+// one, so they come from cache and the mean still gets a block per row.
+// CHECK-LABEL: func.func @normalized_mean
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg1
+// CHECK:           gpu.all_reduce add
+// CHECK-NOT:     scf.parallel
+func.func @normalized_mean(%x: memref<2x4x3x64xf32>, %mean: memref<2x4xf32>, %out: memref<2x3xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d1)>,
+                                   affine_map<(d0, d1, d2, d3) -> (d0, d2)>],
+                  iterator_types = ["parallel", "reduction", "parallel", "reduction"]}
+      ins(%x, %mean : memref<2x4x3x64xf32>, memref<2x4xf32>) outs(%out : memref<2x3xf32>) {
+  ^bb0(%in: f32, %m: f32, %acc: f32):
+    %c = arith.subf %in, %m : f32
+    %s = arith.addf %c, %acc : f32
+    linalg.yield %s : f32
   }
   return
 }

@@ -87,6 +87,23 @@ std::optional<RowReduction> matchAccumulation(linalg::LinalgOp op) {
   return reduction;
 }
 
+/// Whether `input` is a buffer small enough to stay in cache, read along
+/// outer loops only (not the row's innermost reduction loop, as a
+/// contraction reads its operands): a group norm's per-(batch, group)
+/// statistics, fused with the normalization into a mean whose rows are split
+/// into chunks, are read by several rows along both kinds of loop. Refused,
+/// that mean took one thread per output (KernelBench's Conv3d + GroupNorm +
+/// Mean: 2.4x slower).
+static bool isCachedOuterOperand(linalg::LinalgOp op, OpOperand *input,
+                                 unsigned innermostReductionLoop) {
+  constexpr int64_t kCachedElements = 4096;
+  auto type = dyn_cast<MemRefType>(input->get().getType());
+  return type && type.hasStaticShape() &&
+         type.getNumElements() <= kCachedElements &&
+         !op.getMatchingIndexingMap(input).isFunctionOfDim(
+             innermostReductionLoop);
+}
+
 std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   std::optional<RowReduction> reduction = matchAccumulation(op);
   if (reduction && !reduction->combiner)
@@ -119,7 +136,8 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
   // a group norm's per-(batch, group) mean over a row of (group, channel,
   // h, w)); one read along no reduction loop is one value per row; one
   // read along no parallel loop is the same for every row (a group norm's
-  // per-channel scale, fused into the mean after it) and comes from cache.
+  // per-channel scale, fused into the mean after it) and comes from cache,
+  // as does a small operand read along outer loops only.
   SmallVector<unsigned> reductionLoops, parallelLoops;
   op.getReductionDims(reductionLoops);
   op.getParallelDims(parallelLoops);
@@ -136,7 +154,8 @@ std::optional<RowReduction> matchRowReduction(linalg::LinalgOp op) {
     bool perRow = !readsAny(reductionLoops);
     bool ownRow = readsAll(parallelLoops);
     bool sameForEveryRow = reduction->isRow() && !readsAny(parallelLoops);
-    if (!perRow && !ownRow && !sameForEveryRow)
+    if (!perRow && !ownRow && !sameForEveryRow &&
+        !isCachedOuterOperand(op, input, reduction->reductionLoop))
       return std::nullopt;
   }
   reduction->kind = *kind;
