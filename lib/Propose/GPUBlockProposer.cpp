@@ -89,7 +89,8 @@ GPUBlockProposer::getSpace(llvm::ArrayRef<OpShape> shapes) {
           [&](Proposal &p) { p.gpuThreadTile = tile; });
   }
   if (reduces)
-    for (int64_t threads : {128, 1024, 0})
+    // 1024 is the default (GPUScheduleDefaults::reductionThreads).
+    for (int64_t threads : {128, 256, 0})
       add("gpu reduction threads " + std::to_string(threads),
           [&](Proposal &p) { p.gpuReductionThreads = threads; });
   if (elementwise)

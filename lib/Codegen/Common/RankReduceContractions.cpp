@@ -47,10 +47,17 @@ struct BatchOfOneToMatmul : OpRewritePattern<linalg::BatchMatmulOp> {
     Value lhs = dropBatch(rewriter, loc, op.getDpsInputs()[0]);
     Value rhs = dropBatch(rewriter, loc, op.getDpsInputs()[1]);
     Value init = dropBatch(rewriter, loc, op.getDpsInits()[0]);
-    auto matmul = linalg::MatmulOp::create(rewriter, loc, TypeRange{init.getType()},
-                                           ValueRange{lhs, rhs},
-                                           ValueRange{init});
-    matmul.setCastAttr(op.getCastAttr());
+    // A cast is given at creation: the builder makes the body from it
+    // (setting the attribute after would leave a signed body). Without one,
+    // the default (signed) is the batch_matmul's too.
+    SmallVector<Type> resultTypes = {init.getType()};
+    SmallVector<Value> inputs = {lhs, rhs}, outputs = {init};
+    linalg::MatmulOp matmul =
+        op.getCastAttr()
+            ? linalg::MatmulOp::create(rewriter, loc, resultTypes, inputs,
+                                       outputs, op.getCastAttr())
+            : linalg::MatmulOp::create(rewriter, loc, resultTypes, inputs,
+                                       outputs);
     rewriter.replaceOpWithNewOp<tensor::ExpandShapeOp>(
         op, op.getResultTypes()[0], matmul.getResult(0),
         SmallVector<ReassociationIndices>{{0, 1}, {2}});

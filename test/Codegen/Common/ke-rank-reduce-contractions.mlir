@@ -1,4 +1,5 @@
 // RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-rank-reduce-contractions))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(ke-rank-reduce-contractions,linalg-generalize-named-ops))' | FileCheck %s --check-prefix=GENERIC
 
 // torch.matmul of a 4-D tensor by a matrix: a batch_matmul of one batch
 // becomes a matmul between reshapes.
@@ -48,4 +49,20 @@ func.func @one_row(%a: tensor<1x32xf32>, %b: tensor<32x16xf32>, %c: tensor<1x16x
 func.func @on_buffers(%a: memref<1x64x32xf32>, %b: memref<1x32x16xf32>, %c: memref<1x64x16xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<1x64x32xf32>, memref<1x32x16xf32>) outs(%c : memref<1x64x16xf32>)
   return
+}
+
+// -----
+
+// An unsigned batch of one (i8 by i8 into i32) keeps its cast: the matmul's
+// body zero-extends.
+// CHECK-LABEL: func.func @unsigned_batch_of_one
+// CHECK:         linalg.matmul {cast = #linalg.type_fn<cast_unsigned>}
+// CHECK-NOT:     linalg.batch_matmul
+// GENERIC-LABEL: func.func @unsigned_batch_of_one
+// GENERIC:         linalg.generic
+// GENERIC:           arith.extui
+// GENERIC-NOT:       arith.extsi
+func.func @unsigned_batch_of_one(%a: tensor<1x8x4xi8>, %b: tensor<1x4x2xi8>, %c: tensor<1x8x2xi32>) -> tensor<1x8x2xi32> {
+  %r = linalg.batch_matmul {cast = #linalg.type_fn<cast_unsigned>} ins(%a, %b : tensor<1x8x4xi8>, tensor<1x4x2xi8>) outs(%c : tensor<1x8x2xi32>) -> tensor<1x8x2xi32>
+  return %r : tensor<1x8x2xi32>
 }
