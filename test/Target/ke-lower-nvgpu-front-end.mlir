@@ -47,3 +47,39 @@ func.func @tensor_by_matrix(%a: tensor<2x4x4x32xf32>, %b: tensor<32x16xf32>) -> 
   %r = tensor.expand_shape %m2 [[0, 1, 2], [3]] output_shape [2, 4, 4, 16] : tensor<32x16xf32> into tensor<2x4x4x16xf32>
   return %r : tensor<2x4x4x16xf32>
 }
+
+// -----
+
+// The GPU runs the CPU's front-end cleanup (ke-fuse-elementwise-ops): a
+// cast read once per element by two reductions is copied into each, so the
+// f64 tensor is never allocated (upstream's fusion kept it as an extra
+// result, written out).
+// CHECK-LABEL: IR Dump After
+// CHECK:         func.func @cast_for_two_reductions
+// CHECK-NOT:     memref<4x1024xf64>
+// CHECK:         return
+func.func @cast_for_two_reductions(%x: tensor<4x1024xf32>) -> (tensor<4xf64>, tensor<4xf64>) {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<4x1024xf64>
+  %wide = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x1024xf32>) outs(%e : tensor<4x1024xf64>) {
+  ^bb0(%a: f32, %o: f64):
+    %w = arith.extf %a : f32 to f64
+    linalg.yield %w : f64
+  } -> tensor<4x1024xf64>
+  %re = tensor.empty() : tensor<4xf64>
+  %init = linalg.fill ins(%zero : f64) outs(%re : tensor<4xf64>) -> tensor<4xf64>
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%wide : tensor<4x1024xf64>) outs(%init : tensor<4xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %s = arith.addf %a, %o : f64
+    linalg.yield %s : f64
+  } -> tensor<4xf64>
+  %max = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%wide : tensor<4x1024xf64>) outs(%init : tensor<4xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %m = arith.maximumf %a, %o : f64
+    linalg.yield %m : f64
+  } -> tensor<4xf64>
+  return %sum, %max : tensor<4xf64>, tensor<4xf64>
+}
