@@ -52,8 +52,7 @@ bool isOnlyUsedBefore(memref::AllocOp alloc, Operation *reshape,
     Operation *ancestor = getAncestorIn(block, user);
     if (!ancestor || !ancestor->isBeforeInBlock(copy))
       return false;
-    if (hasMemRefResult(ancestor) ||
-        (ancestor == user && hasMemRefResult(user)))
+    if (hasMemRefResult(ancestor)) // the user itself, or a loop holding it
       return false;
   }
   return true;
