@@ -42,6 +42,10 @@ struct SharedSlice {
   int64_t stride = 0;
   /// The buffer of all stages, once the launch exists.
   mlir::Value buffer;
+  /// The input as one dimension, once the launch exists, where its flat
+  /// offset is a sum of loops times constants: copies then add a part
+  /// that stays the same from step to step and the step's K part.
+  mlir::Value flatInput;
 };
 
 /// The shape of a contraction's walk through shared memory.

@@ -4,6 +4,7 @@
 
 #include "ke/Codegen/LinalgOnBuffers.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -31,6 +32,151 @@ int64_t bufferBytes(MemRefType type) {
       type.getNumElements() * type.getElementTypeBitWidth() / 8, kVectorBytes);
 }
 
+/// An input's flat offset at the loops' ivs, split into the part its
+/// reduction loops give and the rest: a convolution's input at
+/// (n, c, oh + kh, ow + kw) is at n·CHW + oh·W + ow plus c·HW + kh·W + kw.
+/// The rest does not change from step to step (LLVM hoists it out of the
+/// loop over K), so a step's copy only works out its K part, in 32 bits
+/// where that fits: working out the whole index per copy (two mixed-radix
+/// splits of 64-bit integers) took more instructions than the math.
+struct SplitOffset {
+  /// The flat offset of the loops other than the reductions (the
+  /// constant term included), over all loops.
+  AffineExpr rest;
+  /// Per reduction loop, in `reductionLoops` order: its coefficient.
+  SmallVector<int64_t> reductionCoefficients;
+  /// Whether the K part fits in 32 bits: coefficients non-negative, the
+  /// largest offset below 2^31.
+  bool fits32 = false;
+};
+
+/// `input`'s split offset, or nothing when its index is not a sum of
+/// loops times constants into a static row-major buffer.
+std::optional<SplitOffset> splitOffset(const ke::GPUContraction &contraction,
+                                       OpOperand *input) {
+  linalg::LinalgOp op = contraction.op;
+  auto memref = dyn_cast<MemRefType>(input->get().getType());
+  if (!memref || memref.getRank() == 0 || !memref.hasStaticShape() ||
+      !memref.getLayout().isIdentity())
+    return std::nullopt;
+  AffineMap map = op.getMatchingIndexingMap(input);
+  MLIRContext *context = op->getContext();
+  AffineExpr flat = getAffineConstantExpr(0, context);
+  int64_t stride = 1;
+  for (int64_t r = memref.getRank() - 1; r >= 0; --r) {
+    flat = flat + map.getResult(r) * stride;
+    stride *= memref.getDimSize(r);
+  }
+  unsigned dims = map.getNumDims();
+  flat = simplifyAffineExpr(flat, dims, 0);
+  if (!flat.isPureAffine())
+    return std::nullopt;
+  auto valueAt = [&](ArrayRef<int64_t> point) -> std::optional<int64_t> {
+    SmallVector<AffineExpr> values;
+    for (int64_t value : point)
+      values.push_back(getAffineConstantExpr(value, context));
+    auto constant = dyn_cast<AffineConstantExpr>(
+        simplifyAffineExpr(flat.replaceDims(values), 0, 0));
+    if (!constant)
+      return std::nullopt;
+    return constant.getValue();
+  };
+  SmallVector<int64_t> origin(dims, 0);
+  std::optional<int64_t> atOrigin = valueAt(origin);
+  if (!atOrigin)
+    return std::nullopt;
+  SplitOffset split;
+  SmallVector<AffineExpr> rest;
+  for (unsigned d = 0; d < dims; ++d)
+    rest.push_back(llvm::is_contained(contraction.reductionLoops, d)
+                       ? getAffineConstantExpr(0, context)
+                       : getAffineDimExpr(d, context));
+  split.rest = simplifyAffineExpr(flat.replaceDims(rest), dims, 0);
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  int64_t largest = 0;
+  split.fits32 = true;
+  for (unsigned loop : contraction.reductionLoops) {
+    SmallVector<int64_t> unit(dims, 0);
+    unit[loop] = 1;
+    std::optional<int64_t> atUnit = valueAt(unit);
+    if (!atUnit)
+      return std::nullopt;
+    int64_t coefficient = *atUnit - *atOrigin;
+    split.reductionCoefficients.push_back(coefficient);
+    split.fits32 &= coefficient >= 0;
+    largest += std::abs(coefficient) * (bounds[loop] - 1);
+  }
+  split.fits32 &= largest < (int64_t(1) << 31);
+  return split;
+}
+
+/// The K part of a split offset at the flat reduction index `k`.
+Value reductionOffset(OpBuilder &builder, Location loc,
+                      const ke::GPUContraction &contraction,
+                      const SplitOffset &split, Value k) {
+  linalg::LinalgOp op = contraction.op;
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  ArrayRef<unsigned> loops = contraction.reductionLoops;
+  Type type = split.fits32 ? Type(builder.getI32Type())
+                           : Type(builder.getIndexType());
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getIntegerAttr(type, value));
+  };
+  Value rest = split.fits32
+                   ? arith::IndexCastUIOp::create(builder, loc, type, k)
+                   : k;
+  // Loops that run over consecutive strides (a filter's c, kh, kw; a
+  // matmul's k) are k itself times the innermost one's.
+  ArrayRef<int64_t> coefficients = split.reductionCoefficients;
+  bool linear = true;
+  for (size_t l = 0; l + 1 < loops.size(); ++l)
+    linear &= coefficients[l] == coefficients[l + 1] * bounds[loops[l + 1]];
+  Value offset;
+  auto addTerm = [&](Value iv, int64_t coefficient) {
+    if (coefficient == 0)
+      return;
+    Value term = coefficient == 1
+                     ? iv
+                     : arith::MulIOp::create(builder, loc, iv,
+                                             constant(coefficient))
+                           .getResult();
+    offset = offset ? arith::AddIOp::create(builder, loc, offset, term)
+                          .getResult()
+                    : term;
+  };
+  if (linear) {
+    addTerm(rest, coefficients.back());
+  } else {
+    for (int64_t l = loops.size() - 1; l >= 0; --l) {
+      Value iv = rest;
+      if (l > 0) {
+        Value bound = constant(bounds[loops[l]]);
+        iv = arith::RemUIOp::create(builder, loc, rest, bound);
+        rest = arith::DivUIOp::create(builder, loc, rest, bound);
+      }
+      addTerm(iv, coefficients[l]);
+    }
+  }
+  if (!offset)
+    offset = constant(0);
+  if (split.fits32)
+    offset = arith::IndexCastUIOp::create(builder, loc,
+                                          builder.getIndexType(), offset);
+  return offset;
+}
+
+/// `memref` as one dimension (a view; row-major, static).
+Value flatten(OpBuilder &builder, Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (type.getRank() == 1)
+    return memref;
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    all.front().push_back(d);
+  return memref::CollapseShapeOp::create(builder, loc, memref, all);
+}
+
 /// Starts copying the step at `k0` of `slice`'s input into `stage`;
 /// appends the asynchronous copies' tokens to `tokens`.
 void copyStep(OpBuilder &builder, Location loc,
@@ -53,6 +199,9 @@ void copyStep(OpBuilder &builder, Location loc,
   // neighbouring addresses.
   int64_t chunksPerLine = (slice.kInnermost ? stepK : tile) / width;
   Type element = getElementTypeOrSelf(input->get().getType());
+  std::optional<SplitOffset> split;
+  if (slice.flatInput)
+    split = splitOffset(contraction, input);
   for (int64_t first = 0; first < chunks; first += block.threads) {
     Value chunk = indexMath.add(block.linearThread, indexMath.constant(first));
     // In a last partial round the threads past the end copy the last
@@ -75,26 +224,40 @@ void copyStep(OpBuilder &builder, Location loc,
     Value k = indexMath.add(k0, kk);
     // Whole chunks are in or out: the width divides the extents. Outside
     // the operands the product's terms are zeros.
-    Value inside;
+    Value alongInside, kInside;
     if (sideExtent % tile != 0)
-      inside = indexMath.below(along, sideExtent);
+      alongInside = indexMath.below(along, sideExtent);
     if (contraction.depth % stepK != 0 || staging.stages > 1)
-      inside = indexMath.both(inside, indexMath.below(k, contraction.depth));
+      kInside = indexMath.below(k, contraction.depth);
+    Value inside = indexMath.both(alongInside, kInside);
     Value zero = indexMath.constant(0);
     // Indices outside are clamped to 0: a copy of no elements still names
-    // an address.
-    Value safeAlong =
-        inside ? arith::SelectOp::create(builder, loc, inside, along, zero)
-                     .getResult()
-               : along;
-    Value safeK =
-        inside
-            ? arith::SelectOp::create(builder, loc, inside, k, zero).getResult()
-            : k;
-    SmallVector<Value> ivs(block.base);
-    scatterIvs(builder, loc, safeK, contraction.reductionLoops, bounds, ivs);
-    scatterIvs(builder, loc, safeAlong, sideLoops, bounds, ivs);
-    SmallVector<Value> indices = applyMap(builder, loc, map, ivs);
+    // an address. Each on its own, so the side's index stays the same
+    // from step to step.
+    auto clamp = [&](Value index, Value condition) -> Value {
+      return condition ? arith::SelectOp::create(builder, loc, condition,
+                                                 index, zero)
+                             .getResult()
+                       : index;
+    };
+    Value safeAlong = clamp(along, alongInside), safeK = clamp(k, kInside);
+    Value source = input->get();
+    SmallVector<Value> indices;
+    if (split) {
+      SmallVector<Value> ivs(block.base);
+      scatterIvs(builder, loc, safeAlong, sideLoops, bounds, ivs);
+      Value rest = affine::AffineApplyOp::create(
+          builder, loc, AffineMap::get(map.getNumDims(), 0, split->rest),
+          ivs);
+      source = slice.flatInput;
+      indices.push_back(indexMath.add(
+          rest, reductionOffset(builder, loc, contraction, *split, safeK)));
+    } else {
+      SmallVector<Value> ivs(block.base);
+      scatterIvs(builder, loc, safeK, contraction.reductionLoops, bounds, ivs);
+      scatterIvs(builder, loc, safeAlong, sideLoops, bounds, ivs);
+      indices = applyMap(builder, loc, map, ivs);
+    }
     SmallVector<Value> target = slice.kInnermost
                                     ? SmallVector<Value>{stage, mm, kk}
                                     : SmallVector<Value>{stage, kk, mm};
@@ -110,20 +273,20 @@ void copyStep(OpBuilder &builder, Location loc,
                                         indexMath.constant(1), zero);
       auto copy = nvgpu::DeviceAsyncCopyOp::create(
           builder, loc, nvgpu::DeviceAsyncTokenType::get(op.getContext()),
-          slice.buffer, target, input->get(), indices,
+          slice.buffer, target, source, indices,
           builder.getIndexAttr(1), count, UnitAttr());
       tokens.push_back(copy.getAsyncToken());
       continue;
     }
     if (width == 1) {
-      Value value = loadOrZero(builder, loc, input->get(), indices, inside);
+      Value value = loadOrZero(builder, loc, source, indices, inside);
       memref::StoreOp::create(builder, loc, value, slice.buffer, target);
       continue;
     }
     if (!staging.asyncCopies) {
       auto type = VectorType::get({width}, element);
       Value value =
-          loadVectorOrZero(builder, loc, type, input->get(), indices, inside,
+          loadVectorOrZero(builder, loc, type, source, indices, inside,
                            llvm::Align(kVectorBytes));
       vector::StoreOp::create(builder, loc, value, slice.buffer, target);
       continue;
@@ -136,7 +299,7 @@ void copyStep(OpBuilder &builder, Location loc,
                                       indexMath.constant(width), zero);
     auto copy = nvgpu::DeviceAsyncCopyOp::create(
         builder, loc, nvgpu::DeviceAsyncTokenType::get(op.getContext()),
-        slice.buffer, target, input->get(), indices,
+        slice.buffer, target, source, indices,
         builder.getIndexAttr(width), count, builder.getUnitAttr());
     tokens.push_back(copy.getAsyncToken());
   }
@@ -262,6 +425,12 @@ void ke::bindSharedSlices(OpBuilder &builder, Location loc,
                           const GPUContraction &contraction,
                           MutableArrayRef<SharedSlice> slices,
                           const SharedStaging &staging) {
+  linalg::LinalgOp op = contraction.op;
+  for (SharedSlice &slice : slices) {
+    OpOperand *input = op.getDpsInputOperand(slice.position);
+    if (splitOffset(contraction, input))
+      slice.flatInput = flatten(builder, loc, input->get());
+  }
   if (!launch.getDynamicSharedMemorySize()) {
     for (auto [slice, buffer] :
          llvm::zip(slices, launch.getWorkgroupAttributions()))

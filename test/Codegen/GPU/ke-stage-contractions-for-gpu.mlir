@@ -22,15 +22,18 @@
 // CHECK-LABEL: func.func @matmul
 // CHECK-NOT:     linalg.fill
 // CHECK:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads(%{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<3x64x20xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<3x16x68xf32, #gpu.address_space<workgroup>>)
+// Both inputs copied from flat views (offset: the line's part + k's).
+// CHECK:           %[[A:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1]] : memref<128x32xf32> into memref<4096xf32>
+// CHECK:           %[[B:.*]] = memref.collapse_shape %arg1 {{\[\[}}0, 1]] : memref<32x128xf32> into memref<4096xf32>
 // Two steps started before the loop.
-// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][%c0{{.*}}], 4
-// CHECK:           nvgpu.device_async_copy %arg1[{{.*}}], %[[BS]][%c0{{.*}}], 4
+// CHECK:           nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%c0{{.*}}], 4
+// CHECK:           nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%c0{{.*}}], 4
 // CHECK:           nvgpu.device_async_create_group
-// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][%c1{{.*}}], 4
+// CHECK:           nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%c1{{.*}}], 4
 // CHECK:           nvgpu.device_async_create_group
 // CHECK:           %[[ACC:.*]]:16 = scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
-// CHECK:             nvgpu.device_async_copy %arg0
-// CHECK:             nvgpu.device_async_copy %arg1
+// CHECK:             nvgpu.device_async_copy %[[A]][
+// CHECK:             nvgpu.device_async_copy %[[B]][
 // CHECK:             %[[GROUP:.*]] = nvgpu.device_async_create_group
 // CHECK:             nvgpu.device_async_wait %[[GROUP]] {numGroups = 2 : i32}
 // CHECK:             gpu.barrier
@@ -67,9 +70,9 @@
 // FEW-LABEL: func.func @matmul
 // FEW:         %[[A:.*]] = arith.minui %{{.*}}, %c15
 // FEW-NOT:     scf.if
-// FEW:         nvgpu.device_async_copy %arg0
+// FEW:         nvgpu.device_async_copy %collapse_shape[
 // FEW:         arith.minui %{{.*}}, %c15
-// FEW:         nvgpu.device_async_copy %arg1
+// FEW:         nvgpu.device_async_copy %collapse_shape_{{[0-9]+}}[
 // FEW:         scf.for
 // 128x128 outputs make 4 blocks of 64x64 and 16 of 32x32: with
 // min-blocks=16, 32x32. The function's knob is taken exactly.
@@ -111,9 +114,9 @@
 // Without cp.async (AMD): 16-byte vectors through registers.
 // SYNC-LABEL: func.func @matmul(
 // SYNC-NOT:    nvgpu.
-// SYNC:        vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<128x32xf32>, vector<4xf32>
+// SYNC:        vector.load %collapse_shape[{{.*}}] {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
 // SYNC:        vector.store %{{.*}}, %arg{{[0-9]+}}[{{.*}}] : memref<3x64x20xf32, #gpu.address_space<workgroup>>, vector<4xf32>
-// SYNC:        vector.load %arg1[{{.*}}] {alignment = 16 : i64} : memref<32x128xf32>, vector<4xf32>
+// SYNC:        vector.load %collapse_shape_{{[0-9]+}}[{{.*}}] {alignment = 16 : i64} : memref<4096xf32>, vector<4xf32>
 // SYNC-NOT:    nvgpu.
 // SYNC-LABEL: func.func @matmul_knob(
 func.func @matmul(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) {
@@ -144,9 +147,11 @@ func.func @matmul_warps_knob(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c:
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c4{{.*}})
 // Both slices [line][k]: threads own columns 16 apart (rows of 20 words:
 // the 16 lanes' rows on different banks), reading k as vectors.
+// CHECK:           %[[Q:.*]] = memref.collapse_shape %arg0
+// CHECK:           %[[K:.*]] = memref.collapse_shape %arg1
 // CHECK-COUNT-16:  memref.load %arg2
-// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, 4
-// CHECK:           nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, 4
+// CHECK:           nvgpu.device_async_copy %[[Q]][%{{.*}}], %{{.*}}, 4
+// CHECK:           nvgpu.device_async_copy %[[K]][%{{.*}}], %{{.*}}, 4
 // CHECK:           scf.for
 // CHECK:             gpu.barrier
 // CHECK-COUNT-8:     vector.load %{{.*}} : memref<3x64x20xf32, #gpu.address_space<workgroup>>, vector<4xf32>
@@ -240,7 +245,7 @@ func.func @short_k(%a: memref<64x12xf32>, %b: memref<12x64xf32>, %c: memref<64x6
 // columns fill the tile, its copies are guarded only by K's end.
 // CHECK:           %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %c40
 // CHECK:           %[[BYTES:.*]] = arith.select %{{.*}}, %c4{{.*}}, %c0
-// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 4, %[[BYTES]]
+// CHECK:           nvgpu.device_async_copy %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 4, %[[BYTES]]
 // CHECK:           scf.for
 // CHECK:             gpu.barrier
 // CHECK:           scf.if
@@ -254,17 +259,40 @@ func.func @ragged(%a: memref<40x32xf32>, %b: memref<32x64xf32>, %c: memref<40x64
 // -----
 
 // A convolution as a matrix product: rows (n, oh, ow) = 64, columns f = 16,
-// K (kh, kw, c) = 144. The flat row and k of each copied element are
-// delinearized and the input read at (oh + kh, ow + kw).
+// K (kh, kw, c) = 144. The input at (n, oh + kh, ow + kw, c) is at flat
+// offset n·1600 + oh·160 + ow·16 (the row's part, the same at every step,
+// each index clamped on its own) plus kh·160 + kw·16 + c (k's part, split
+// in 32 bits); the filter's (kh, kw, c) run is k itself.
+// CHECK-DAG:   #[[ROW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0 * 1600 + d1 * 160 + d2 * 16)>
+// CHECK-DAG:   #[[COLUMN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3)>
 // CHECK-LABEL: func.func @conv
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}},
+// CHECK:           %[[INPUT:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : memref<1x10x10x16xf32> into memref<1600xf32>
+// CHECK:           %[[FILTER:.*]] = memref.collapse_shape %arg1
 // Four channels (the innermost of k) per copy; 9 steps of 16.
-// CHECK:           affine.delinearize_index %{{.*}} into (1, 8, 8)
-// CHECK:           affine.delinearize_index %{{.*}} into (3, 3, 16)
-// CHECK:           affine.apply
-// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}, 4
-// CHECK:           affine.delinearize_index %{{.*}} into (3, 3, 16)
-// CHECK:           nvgpu.device_async_copy %arg1
+// CHECK:           %[[K:.*]] = arith.select %{{.*}}, %{{.*}}, %c0{{.*}} : index
+// CHECK:           %[[PIXEL:.*]]:3 = affine.delinearize_index %{{.*}} into (1, 8, 8)
+// CHECK:           %[[REST:.*]] = affine.apply #[[ROW]](%[[PIXEL]]#0, %[[PIXEL]]#1, %[[PIXEL]]#2, %c0
+// CHECK:           %[[K32:.*]] = arith.index_castui %[[K]] : index to i32
+// CHECK:           %[[C:.*]] = arith.remui %[[K32]], %c16_i32
+// CHECK:           %[[KHKW:.*]] = arith.divui %[[K32]], %c16_i32
+// CHECK:           %[[KW:.*]] = arith.remui %[[KHKW]], %c3_i32
+// CHECK:           %[[KH:.*]] = arith.divui %[[KHKW]], %c3_i32
+// CHECK:           %[[KW16:.*]] = arith.muli %[[KW]], %c16_i32
+// CHECK:           %[[SUM:.*]] = arith.addi %[[C]], %[[KW16]] : i32
+// CHECK:           %[[KH160:.*]] = arith.muli %[[KH]], %c160_i32
+// CHECK:           %[[KPART:.*]] = arith.addi %[[SUM]], %[[KH160]] : i32
+// CHECK:           %[[KINDEX:.*]] = arith.index_castui %[[KPART]] : i32 to index
+// CHECK:           %[[OFFSET:.*]] = arith.addi %[[REST]], %[[KINDEX]] : index
+// CHECK:           nvgpu.device_async_copy %[[INPUT]][%[[OFFSET]]], %{{.*}}, 4
+// CHECK:           %[[FK:.*]] = arith.select %{{.*}}, %{{.*}}, %c0{{.*}} : index
+// CHECK:           %[[FREST:.*]] = affine.apply #[[COLUMN]](
+// CHECK:           %[[FK32:.*]] = arith.index_castui %[[FK]] : index to i32
+// CHECK-NOT:       arith.divui
+// CHECK:           %[[FKF:.*]] = arith.muli %[[FK32]], %c16_i32
+// CHECK:           %[[FKINDEX:.*]] = arith.index_castui %[[FKF]] : i32 to index
+// CHECK:           %[[FOFFSET:.*]] = arith.addi %[[FREST]], %[[FKINDEX]] : index
+// CHECK:           nvgpu.device_async_copy %[[FILTER]][%[[FOFFSET]]]
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %c9{{.*}} step %c1
 // CHECK:             gpu.barrier
 func.func @conv(%input: memref<1x10x10x16xf32>, %filter: memref<3x3x16x16xf32>, %out: memref<1x8x8x16xf32>) {
@@ -282,8 +310,8 @@ func.func @conv(%input: memref<1x10x10x16xf32>, %filter: memref<3x3x16x16xf32>, 
 // halves) starts 16-byte aligned for its 8-element copies.
 // CHECK-LABEL: func.func @half
 // CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<3x64x24xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x16x72xf16, #gpu.address_space<workgroup>>)
-// CHECK:           nvgpu.device_async_copy %arg0{{.*}}, 8
-// CHECK:           nvgpu.device_async_copy %arg1{{.*}}, 8
+// CHECK:           nvgpu.device_async_copy %collapse_shape{{.*}}, 8
+// CHECK:           nvgpu.device_async_copy %collapse_shape{{.*}}, 8
 func.func @half(%a: memref<128x32xf16>, %b: memref<32x128xf16>, %c: memref<128x128xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
@@ -310,9 +338,8 @@ func.func @half(%a: memref<128x32xf16>, %b: memref<32x128xf16>, %c: memref<128x1
 // tile of 16, and the columns 64 (more would exceed the 64 x 64 block).
 // CHECK-LABEL: func.func @conv_channels_first
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[IN:.*]] : memref<3x16x68xf32, #gpu.address_space<workgroup>>, %[[W:.*]] : memref<3x16x20xf32, #gpu.address_space<workgroup>>)
-// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %[[IN]][%{{.*}}, %{{.*}}, %{{.*}}], 1, %{{[^ ]+}} : memref<1x4x10x10xf32> to memref<3x16x68xf32
-// CHECK:           affine.delinearize_index %{{.*}} into (4, 3, 3)
-// CHECK:           nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}#0, %{{.*}}#1, %{{.*}}#2], %[[W]][%{{.*}}, %{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1}
+// CHECK:           nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[IN]][%{{.*}}, %{{.*}}, %{{.*}}], 1, %{{[^ ]+}} : memref<400xf32> to memref<3x16x68xf32
+// CHECK:           nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[W]][%{{.*}}, %{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1} : memref<576xf32>
 func.func @conv_channels_first(%input: memref<1x4x10x10xf32>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x8x8xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%input, %filter : memref<1x4x10x10xf32>, memref<16x4x3x3xf32>)
@@ -343,13 +370,16 @@ func.func @few_rows(%input: memref<1x4x34x34xf32>, %filter: memref<16x4x3x3xf32>
 
 // A transposed convolution's phase reads its input through a strided view
 // (innermost stride 2): cp.async needs unit stride there, so those
-// elements are loaded and stored by the threads; the filter still goes
-// through cp.async.
+// elements are loaded and stored by the threads, indexed as it is (its
+// layout is not row-major); the filter still goes through cp.async.
 // CHECK-LABEL: func.func @strided_input
 // CHECK:         gpu.launch
-// CHECK:           memref.load %arg0
+// CHECK-NOT:       memref.collapse_shape %arg0
+// CHECK:           %[[FILTER:.*]] = memref.collapse_shape %arg1
+// CHECK-NOT:       memref.collapse_shape %arg0
+// CHECK:           memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
 // CHECK:           memref.store
-// CHECK:           nvgpu.device_async_copy %arg1
+// CHECK:           nvgpu.device_async_copy %[[FILTER]][
 func.func @strided_input(%input: memref<1x4x10x20xf32, strided<[800, 200, 20, 2]>>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x8x8xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%input, %filter : memref<1x4x10x20xf32, strided<[800, 200, 20, 2]>>, memref<16x4x3x3xf32>)
@@ -362,10 +392,14 @@ func.func @strided_input(%input: memref<1x4x10x20xf32, strided<[800, 200, 20, 2]
 // The innermost loop of K also indexes another dimension of A (a diagonal
 // read): consecutive k are not consecutive addresses, so A is copied one
 // element at a time; B keeps its 16-byte copies.
+// Its flat offset is still a sum: i·1024 + 33·k.
 // CHECK-LABEL: func.func @loop_in_two_indices
 // CHECK:         gpu.launch
-// CHECK:           nvgpu.device_async_copy %arg0[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 1
-// CHECK:           nvgpu.device_async_copy %arg1[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 4
+// CHECK:           %[[A:.*]] = memref.collapse_shape %arg0
+// CHECK:           %[[B:.*]] = memref.collapse_shape %arg1
+// CHECK:           arith.muli %{{.*}}, %c33_i32
+// CHECK:           nvgpu.device_async_copy %[[A]][%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 1
+// CHECK:           nvgpu.device_async_copy %[[B]][%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], 4
 func.func @loop_in_two_indices(%a: memref<64x32x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
@@ -401,11 +435,13 @@ func.func @strided_output(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %c: me
 // its 16-byte (8-half) copies.
 // CHECK-LABEL: func.func @half_elements
 // CHECK:         gpu.launch
-// CHECK-NOT:       nvgpu.device_async_copy %arg0
-// CHECK:           memref.load %arg0
+// CHECK:           %[[A:.*]] = memref.collapse_shape %arg0
+// CHECK:           %[[B:.*]] = memref.collapse_shape %arg1
+// CHECK-NOT:       nvgpu.device_async_copy %[[A]][
+// CHECK:           memref.load %[[A]][
 // CHECK:           memref.store %{{.*}}, %{{.*}} : memref<3x64x24xf16, #gpu.address_space<workgroup>>
-// CHECK:           nvgpu.device_async_copy %arg1{{.*}}, 8
-// CHECK-NOT:       nvgpu.device_async_copy %arg0
+// CHECK:           nvgpu.device_async_copy %[[B]]{{.*}}, 8
+// CHECK-NOT:       nvgpu.device_async_copy %[[A]][
 // CHECK:           gpu.terminator
 func.func @half_elements(%a: memref<64x32x32xf16>, %b: memref<32x64xf16>, %c: memref<64x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],

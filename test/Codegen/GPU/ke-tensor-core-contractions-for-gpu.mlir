@@ -18,9 +18,12 @@
 // CHECK-LABEL: func.func @matmul_bf16
 // CHECK-NOT:     linalg.fill
 // CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[AS:.*]] : memref<3x64x40xbf16, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<3x32x72xbf16, #gpu.address_space<workgroup>>)
+// Both inputs copied from flat views.
+// CHECK:         %[[A:.*]] = memref.collapse_shape %arg0
+// CHECK:         %[[B:.*]] = memref.collapse_shape %arg1
 // Two steps started before the loop, each one group of copies.
-// CHECK-COUNT-2: nvgpu.device_async_copy %arg0[{{.*}}], %[[AS]][{{.*}}], 8, %{{.*}} {bypassL1}
-// CHECK-COUNT-2: nvgpu.device_async_copy %arg1[{{.*}}], %[[BS]][{{.*}}], 8, %{{.*}} {bypassL1}
+// CHECK-COUNT-2: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][{{.*}}], 8, %{{.*}} {bypassL1}
+// CHECK-COUNT-2: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][{{.*}}], 8, %{{.*}} {bypassL1}
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         nvgpu.device_async_create_group
 // CHECK:         scf.for %[[KT:.*]] = %{{.*}} to %c4{{.*}} step %c1{{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
@@ -94,7 +97,7 @@ func.func @matmul_bf16(%a: memref<256x128xbf16>, %b: memref<128x256xbf16>, %c: m
 // CHECK:           scf.if
 // CHECK:             memref.load %arg2
 // CHECK:           %[[COUNT:.*]] = arith.select %{{.*}}, %c8{{.*}}, %c0
-// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 8, %[[COUNT]] {bypassL1}
+// CHECK:           nvgpu.device_async_copy %collapse_shape[{{.*}}], %{{.*}}[{{.*}}], 8, %[[COUNT]] {bypassL1}
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %c2{{.*}} step %c1
 // CHECK:             nvvm.mma.sync A[{{.*}}]  B[{{.*}}]  C[{{.*}}]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK:           scf.if
@@ -113,7 +116,7 @@ func.func @batch_matmul_f16_ragged(%a: memref<3x100x40xf16>, %b: memref<3x40x72x
 // (x W^T), 4 floats per copy (60 = 4 x 15), K in 4 steps of 16.
 // CHECK-LABEL: func.func @linear_tf32
 // CHECK:         workgroup(%{{.*}} : memref<3x64x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x64x20xf32, #gpu.address_space<workgroup>>)
-// CHECK:           nvgpu.device_async_copy %arg0[{{.*}}], %{{.*}}[{{.*}}], 4, %{{.*}} {bypassL1}
+// CHECK:           nvgpu.device_async_copy %collapse_shape[{{.*}}], %{{.*}}[{{.*}}], 4, %{{.*}} {bypassL1}
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %c4{{.*}} step %c1
 // CHECK:             nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
 // CHECK:             nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>}
