@@ -46,6 +46,9 @@ struct SharedSlice {
   /// offset is a sum of loops times constants: copies then add a part
   /// that stays the same from step to step and the step's K part.
   mlir::Value flatInput;
+  /// Where set (fillReductionTables), the K part of every k in shared
+  /// memory (i32), read instead of splitting k per copy.
+  mlir::Value reductionOffsets;
 };
 
 /// The shape of a contraction's walk through shared memory.
@@ -96,6 +99,30 @@ void bindSharedSlices(mlir::OpBuilder &builder, mlir::Location loc,
                       const GPUContraction &contraction,
                       llvm::MutableArrayRef<SharedSlice> slices,
                       const SharedStaging &staging);
+
+/// The most K a table of K parts covers (16 KB of shared memory).
+constexpr int64_t kMostReductionTableEntries = 4096;
+
+/// The workgroup buffers (memref<K x i32>) of the inputs of `slices` whose
+/// K part splits k in mixed radix (a convolution's input at c, kh, kw:
+/// c·HW + kh·W + kw): one table per such input, in slice order, so that
+/// a copy reads its K part instead of working it out (three divisions).
+llvm::SmallVector<mlir::MemRefType>
+reductionTableTypes(const GPUContraction &contraction,
+                    llvm::ArrayRef<SharedSlice> slices);
+
+/// Bytes of shared memory the tables of `slices` take.
+int64_t reductionTableBytes(const GPUContraction &contraction,
+                            llvm::ArrayRef<SharedSlice> slices);
+
+/// Fills `tables` (buffers of `reductionTableTypes`, in order) with the
+/// block's `threads` threads, waits for all of them, and points the slices
+/// at their tables.
+void fillReductionTables(mlir::OpBuilder &builder, mlir::Location loc,
+                         const GPUContraction &contraction,
+                         llvm::MutableArrayRef<SharedSlice> slices,
+                         mlir::ValueRange tables, mlir::Value linearThread,
+                         int64_t threads);
 
 /// Where a block is: the loops' ivs it fixes (batches), its first row and
 /// column, and its thread among `threads`.

@@ -48,6 +48,10 @@ struct SplitOffset {
   /// Whether the K part fits in 32 bits: coefficients non-negative, the
   /// largest offset below 2^31.
   bool fits32 = false;
+  /// Whether the reduction loops run over consecutive strides (a filter's
+  /// c, kh, kw; a matmul's k): the K part is k times the innermost
+  /// coefficient, no splitting of k needed.
+  bool linear = false;
 };
 
 /// `input`'s split offset, or nothing when its index is not a sum of
@@ -107,13 +111,20 @@ std::optional<SplitOffset> splitOffset(const ke::GPUContraction &contraction,
     largest += std::abs(coefficient) * (bounds[loop] - 1);
   }
   split.fits32 &= largest < (int64_t(1) << 31);
+  ArrayRef<int64_t> coefficients = split.reductionCoefficients;
+  ArrayRef<unsigned> loops = contraction.reductionLoops;
+  split.linear = true;
+  for (size_t l = 0; l + 1 < loops.size(); ++l)
+    split.linear &=
+        coefficients[l] == coefficients[l + 1] * bounds[loops[l + 1]];
   return split;
 }
 
-/// The K part of a split offset at the flat reduction index `k`.
+/// The K part of a split offset at the flat reduction index `k`: an
+/// index, or the i32 itself where it fits and `asIndex` is false.
 Value reductionOffset(OpBuilder &builder, Location loc,
                       const ke::GPUContraction &contraction,
-                      const SplitOffset &split, Value k) {
+                      const SplitOffset &split, Value k, bool asIndex = true) {
   linalg::LinalgOp op = contraction.op;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   ArrayRef<unsigned> loops = contraction.reductionLoops;
@@ -126,12 +137,8 @@ Value reductionOffset(OpBuilder &builder, Location loc,
   Value rest = split.fits32
                    ? arith::IndexCastUIOp::create(builder, loc, type, k)
                    : k;
-  // Loops that run over consecutive strides (a filter's c, kh, kw; a
-  // matmul's k) are k itself times the innermost one's.
   ArrayRef<int64_t> coefficients = split.reductionCoefficients;
-  bool linear = true;
-  for (size_t l = 0; l + 1 < loops.size(); ++l)
-    linear &= coefficients[l] == coefficients[l + 1] * bounds[loops[l + 1]];
+  bool linear = split.linear;
   Value offset;
   auto addTerm = [&](Value iv, int64_t coefficient) {
     if (coefficient == 0)
@@ -160,7 +167,7 @@ Value reductionOffset(OpBuilder &builder, Location loc,
   }
   if (!offset)
     offset = constant(0);
-  if (split.fits32)
+  if (split.fits32 && asIndex)
     offset = arith::IndexCastUIOp::create(builder, loc,
                                           builder.getIndexType(), offset);
   return offset;
@@ -250,8 +257,16 @@ void copyStep(OpBuilder &builder, Location loc,
           builder, loc, AffineMap::get(map.getNumDims(), 0, split->rest),
           ivs);
       source = slice.flatInput;
-      indices.push_back(indexMath.add(
-          rest, reductionOffset(builder, loc, contraction, *split, safeK)));
+      Value kOffset;
+      if (slice.reductionOffsets) {
+        Value entry = memref::LoadOp::create(builder, loc,
+                                             slice.reductionOffsets, safeK);
+        kOffset = arith::IndexCastUIOp::create(
+            builder, loc, builder.getIndexType(), entry);
+      } else {
+        kOffset = reductionOffset(builder, loc, contraction, *split, safeK);
+      }
+      indices.push_back(indexMath.add(rest, kOffset));
     } else {
       SmallVector<Value> ivs(block.base);
       scatterIvs(builder, loc, safeK, contraction.reductionLoops, bounds, ivs);
@@ -451,6 +466,67 @@ void ke::bindSharedSlices(OpBuilder &builder, Location loc,
         arith::ConstantIndexOp::create(builder, loc, offset), ValueRange{});
     offset += bufferBytes(type);
   }
+}
+
+/// Whether `input`'s K part is worth a table: it splits k (no linear
+/// run), fits in 32 bits, and the table is small.
+static bool wantsReductionTable(const ke::GPUContraction &contraction,
+                                OpOperand *input) {
+  std::optional<SplitOffset> split = splitOffset(contraction, input);
+  return split && !split->linear && split->fits32 &&
+         contraction.depth <= ke::kMostReductionTableEntries;
+}
+
+SmallVector<MemRefType>
+ke::reductionTableTypes(const GPUContraction &contraction,
+                        ArrayRef<SharedSlice> slices) {
+  linalg::LinalgOp op = contraction.op;
+  MLIRContext *context = op->getContext();
+  SmallVector<MemRefType> types;
+  for (const SharedSlice &slice : slices)
+    if (wantsReductionTable(contraction,
+                            op.getDpsInputOperand(slice.position)))
+      types.push_back(MemRefType::get(
+          {contraction.depth}, IntegerType::get(context, 32),
+          MemRefLayoutAttrInterface{},
+          gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup)));
+  return types;
+}
+
+int64_t ke::reductionTableBytes(const GPUContraction &contraction,
+                                ArrayRef<SharedSlice> slices) {
+  int64_t bytes = 0;
+  for (MemRefType type : reductionTableTypes(contraction, slices))
+    bytes += bufferBytes(type);
+  return bytes;
+}
+
+void ke::fillReductionTables(OpBuilder &builder, Location loc,
+                             const GPUContraction &contraction,
+                             MutableArrayRef<SharedSlice> slices,
+                             ValueRange tables, Value linearThread,
+                             int64_t threads) {
+  linalg::LinalgOp op = contraction.op;
+  ke::detail::IndexMath indexMath(builder, loc);
+  auto table = tables.begin();
+  for (SharedSlice &slice : slices) {
+    OpOperand *input = op.getDpsInputOperand(slice.position);
+    if (!wantsReductionTable(contraction, input))
+      continue;
+    slice.reductionOffsets = *table++;
+    SplitOffset split = *splitOffset(contraction, input);
+    auto loop = scf::ForOp::create(builder, loc, linearThread,
+                                   indexMath.constant(contraction.depth),
+                                   indexMath.constant(threads));
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(loop.getBody());
+    Value k = loop.getInductionVar();
+    Value offset = reductionOffset(builder, loc, contraction, split, k,
+                                   /*asIndex=*/false);
+    memref::StoreOp::create(builder, loc, offset, slice.reductionOffsets, k);
+  }
+  if (table != tables.begin())
+    gpu::BarrierOp::create(builder, loc);
 }
 
 scf::ForOp ke::buildStagedSteps(

@@ -123,10 +123,12 @@ ke::SharedStaging stagingFor(const StagedContraction &contraction,
   staging.stepK = stepK;
   staging.stages = 1;
   staging.asyncCopies = asyncCopies;
-  int64_t perStage = ke::sharedStageBytes(
-      contraction, planSlices(contraction, staging), staging);
+  SmallVector<ke::SharedSlice> slices = planSlices(contraction, staging);
+  int64_t perStage = ke::sharedStageBytes(contraction, slices, staging);
+  int64_t tables = ke::reductionTableBytes(contraction, slices);
   staging.stages = std::max<int64_t>(
-      1, std::min<int64_t>(stages, ke::kMaxStaticSharedBytes / perStage));
+      1, std::min<int64_t>(stages,
+                           (ke::kMaxStaticSharedBytes - tables) / perStage));
   return staging;
 }
 
@@ -182,12 +184,12 @@ void shapeTile(StagedContraction &contraction, int64_t tile,
 bool fitsDevice(const StagedContraction &contraction,
                 const ke::SharedStaging &staging) {
   constexpr int64_t kMaxGridYZ = 65535;
+  SmallVector<ke::SharedSlice> slices = planSlices(contraction, staging);
   return llvm::divideCeil(contraction.rows, contraction.rowTile) <=
              kMaxGridYZ &&
          contraction.batches <= kMaxGridYZ &&
-         staging.stages * ke::sharedStageBytes(contraction,
-                                               planSlices(contraction, staging),
-                                               staging) <=
+         staging.stages * ke::sharedStageBytes(contraction, slices, staging) +
+                 ke::reductionTableBytes(contraction, slices) <=
              ke::kMaxStaticSharedBytes;
 }
 
@@ -292,6 +294,9 @@ void stage(const StagedContraction &contraction,
   SmallVector<Type> sliceTypes;
   for (const ke::SharedSlice &slice : slices)
     sliceTypes.push_back(ke::sharedSliceType(contraction, slice, staging));
+  SmallVector<MemRefType> tableTypes =
+      ke::reductionTableTypes(contraction, slices);
+  llvm::append_range(sliceTypes, tableTypes);
   auto launch = gpu::LaunchOp::create(
       builder, loc,
       indexMath.constant(llvm::divideCeil(contraction.columns, columnTile)),
@@ -365,6 +370,10 @@ void stage(const StagedContraction &contraction,
                     thread.x);
   ke::BlockPosition position{base, firstRow, firstColumn, linearThread,
                              kThreadsPerSide * threadRows};
+  ke::fillReductionTables(
+      builder, loc, contraction, slices,
+      launch.getWorkgroupAttributions().take_back(tableTypes.size()),
+      linearThread, position.threads);
   Block *body = op.getBlock();
   BlockArgument accumulator = op.getRegionOutputArgs().front();
   // One step: its iterations unrolled (LLVM does not unroll a loop carrying

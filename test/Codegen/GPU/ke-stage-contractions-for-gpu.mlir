@@ -261,28 +261,35 @@ func.func @ragged(%a: memref<40x32xf32>, %b: memref<32x64xf32>, %c: memref<40x64
 // A convolution as a matrix product: rows (n, oh, ow) = 64, columns f = 16,
 // K (kh, kw, c) = 144. The input at (n, oh + kh, ow + kw, c) is at flat
 // offset n·1600 + oh·160 + ow·16 (the row's part, the same at every step,
-// each index clamped on its own) plus kh·160 + kw·16 + c (k's part, split
-// in 32 bits); the filter's (kh, kw, c) run is k itself.
+// each index clamped on its own) plus kh·160 + kw·16 + c (k's part). K's
+// parts are worked out once per block into a table in shared memory (k
+// split in 32 bits by the block's 256 threads, then a barrier), which the
+// copies read; the filter's (kh, kw, c) run is k times its stride, 16.
 // CHECK-DAG:   #[[ROW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0 * 1600 + d1 * 160 + d2 * 16)>
 // CHECK-DAG:   #[[COLUMN:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3)>
 // CHECK-LABEL: func.func @conv
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}},
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, {{.*}} workgroup(%{{.*}} : memref<3x64x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x16x20xf32, #gpu.address_space<workgroup>>, %[[TABLE:.*]] : memref<144xi32, #gpu.address_space<workgroup>>)
 // CHECK:           %[[INPUT:.*]] = memref.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : memref<1x10x10x16xf32> into memref<1600xf32>
 // CHECK:           %[[FILTER:.*]] = memref.collapse_shape %arg1
+// CHECK:           scf.for %[[T:.*]] = %{{.*}} to %c144 step %c256 {
+// CHECK:             %[[T32:.*]] = arith.index_castui %[[T]] : index to i32
+// CHECK:             %[[C:.*]] = arith.remui %[[T32]], %c16_i32
+// CHECK:             %[[KHKW:.*]] = arith.divui %[[T32]], %c16_i32
+// CHECK:             %[[KW:.*]] = arith.remui %[[KHKW]], %c3_i32
+// CHECK:             %[[KH:.*]] = arith.divui %[[KHKW]], %c3_i32
+// CHECK:             %[[KW16:.*]] = arith.muli %[[KW]], %c16_i32
+// CHECK:             %[[SUM:.*]] = arith.addi %[[C]], %[[KW16]] : i32
+// CHECK:             %[[KH160:.*]] = arith.muli %[[KH]], %c160_i32
+// CHECK:             %[[KPART:.*]] = arith.addi %[[SUM]], %[[KH160]] : i32
+// CHECK:             memref.store %[[KPART]], %[[TABLE]][%[[T]]]
+// CHECK:           }
+// CHECK-NEXT:      gpu.barrier
 // Four channels (the innermost of k) per copy; 9 steps of 16.
 // CHECK:           %[[K:.*]] = arith.select %{{.*}}, %{{.*}}, %c0{{.*}} : index
 // CHECK:           %[[PIXEL:.*]]:3 = affine.delinearize_index %{{.*}} into (1, 8, 8)
 // CHECK:           %[[REST:.*]] = affine.apply #[[ROW]](%[[PIXEL]]#0, %[[PIXEL]]#1, %[[PIXEL]]#2, %c0
-// CHECK:           %[[K32:.*]] = arith.index_castui %[[K]] : index to i32
-// CHECK:           %[[C:.*]] = arith.remui %[[K32]], %c16_i32
-// CHECK:           %[[KHKW:.*]] = arith.divui %[[K32]], %c16_i32
-// CHECK:           %[[KW:.*]] = arith.remui %[[KHKW]], %c3_i32
-// CHECK:           %[[KH:.*]] = arith.divui %[[KHKW]], %c3_i32
-// CHECK:           %[[KW16:.*]] = arith.muli %[[KW]], %c16_i32
-// CHECK:           %[[SUM:.*]] = arith.addi %[[C]], %[[KW16]] : i32
-// CHECK:           %[[KH160:.*]] = arith.muli %[[KH]], %c160_i32
-// CHECK:           %[[KPART:.*]] = arith.addi %[[SUM]], %[[KH160]] : i32
-// CHECK:           %[[KINDEX:.*]] = arith.index_castui %[[KPART]] : i32 to index
+// CHECK:           %[[ENTRY:.*]] = memref.load %[[TABLE]][%[[K]]]
+// CHECK:           %[[KINDEX:.*]] = arith.index_castui %[[ENTRY]] : i32 to index
 // CHECK:           %[[OFFSET:.*]] = arith.addi %[[REST]], %[[KINDEX]] : index
 // CHECK:           nvgpu.device_async_copy %[[INPUT]][%[[OFFSET]]], %{{.*}}, 4
 // CHECK:           %[[FK:.*]] = arith.select %{{.*}}, %{{.*}}, %c0{{.*}} : index
@@ -336,8 +343,9 @@ func.func @half(%a: memref<128x32xf16>, %b: memref<32x128xf16>, %c: memref<128x1
 // ow + kw). The filter's (c, kh, kw) are its three whole trailing
 // dimensions: one run of 36, copied 16 bytes at a time. 16 rows take a
 // tile of 16, and the columns 64 (more would exceed the 64 x 64 block).
+// The input's K part (c·100 + kh·10 + kw) comes from a table of 36.
 // CHECK-LABEL: func.func @conv_channels_first
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[IN:.*]] : memref<3x16x68xf32, #gpu.address_space<workgroup>>, %[[W:.*]] : memref<3x16x20xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[IN:.*]] : memref<3x16x68xf32, #gpu.address_space<workgroup>>, %[[W:.*]] : memref<3x16x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<36xi32, #gpu.address_space<workgroup>>)
 // CHECK:           nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[IN]][%{{.*}}, %{{.*}}, %{{.*}}], 1, %{{[^ ]+}} : memref<400xf32> to memref<3x16x68xf32
 // CHECK:           nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[W]][%{{.*}}, %{{.*}}, %{{.*}}], 4, %{{.*}} {bypassL1} : memref<576xf32>
 func.func @conv_channels_first(%input: memref<1x4x10x10xf32>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x8x8xf32>) {
@@ -356,9 +364,9 @@ func.func @conv_channels_first(%input: memref<1x4x10x10xf32>, %filter: memref<16
 // With min-blocks=16 the columns stay 64 wide: 256 would leave 4 blocks,
 // fewer than 4 x 16.
 // SHRINK-LABEL: func.func @few_rows
-// SHRINK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) workgroup(%{{.*}} : memref<3x16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x16x20xf32, #gpu.address_space<workgroup>>)
+// SHRINK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) workgroup(%{{.*}} : memref<3x16x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<3x16x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<36xi32, #gpu.address_space<workgroup>>)
 // CHECK-LABEL: func.func @few_rows
-// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<{{[0-9]}}x16x260xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<{{[0-9]}}x16x20xf32, #gpu.address_space<workgroup>>)
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%{{.*}} : memref<{{[0-9]}}x16x260xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<{{[0-9]}}x16x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<36xi32, #gpu.address_space<workgroup>>)
 func.func @few_rows(%input: memref<1x4x34x34xf32>, %filter: memref<16x4x3x3xf32>, %out: memref<1x16x32x32xf32>) {
   linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%input, %filter : memref<1x4x34x34xf32>, memref<16x4x3x3xf32>)
