@@ -256,7 +256,15 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     `async-copies=false`, for AMD, vector loads and stores through
     registers, within the innermost dimension); element by element
     otherwise: 32-bit elements of a buffer with unit innermost stride with
-    a 4-byte cp.async, the rest through registers. Copies start
+    a 4-byte cp.async, the rest through registers. An input whose flat
+    offset is a sum of loops times constants (static, row-major) is copied
+    from a one-dimensional view (`memref.collapse_shape`) at a line part
+    that stays the same from step to step (the line and k indices are
+    clamped separately) plus the K part: k times a stride where the
+    reduction loops run over consecutive strides, else an i32 from a
+    table of K entries in shared memory that the block fills once before
+    its first copy (a convolution's input: c·HW + kh·W + kw; at most 4096
+    entries, within the 48 KB with the stages). Copies start
     `stages` - 1 steps ahead of their use; the step waits for its own,
     `gpu.barrier`, accumulates with its iterations unrolled, and
     `gpu.barrier` again. As many stages as fit in 48 KB are kept.
