@@ -580,3 +580,26 @@ func.func @packed_panels_read_by_all_chunks(%a: tensor<1024x64xf32>, %b: tensor<
   %rc = tensor.collapse_shape %r [[0], [1, 2]] : tensor<1024x4x32xf32> into tensor<1024x128xf32>
   return %rc : tensor<1024x128xf32>
 }
+
+// -----
+
+// A mask of i1 (one byte per element in memory, bits in LLVM's vectors):
+// never vectorized, but still split across the threads, element by
+// element in each chunk.
+// CHECK-LABEL: func.func @boolean_mask_in_threads
+// CHECK:         scf.forall
+// CHECK-NOT:       vector.transfer_read
+// CHECK:           linalg.generic
+// CHECK-SAME:        ins(%{{.*}}, %{{.*}} : tensor<{{[0-9]+}}x32768xf32>, tensor<{{[0-9]+}}x32768xi1>)
+// CHECK-NOT:       vector.transfer_read
+// CHECK:           scf.forall.in_parallel
+func.func @boolean_mask_in_threads(%x: tensor<64x32768xf32>, %mask: tensor<64x32768xi1>) -> tensor<64x32768xf32> {
+  %e = tensor.empty() : tensor<64x32768xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %mask : tensor<64x32768xf32>, tensor<64x32768xi1>) outs(%e : tensor<64x32768xf32>) {
+  ^bb0(%in: f32, %m: i1, %out: f32):
+    %f = arith.uitofp %m : i1 to f32
+    %p = arith.mulf %in, %f : f32
+    linalg.yield %p : f32
+  } -> tensor<64x32768xf32>
+  return %r : tensor<64x32768xf32>
+}
