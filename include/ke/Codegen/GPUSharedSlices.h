@@ -64,6 +64,9 @@ struct SharedStaging {
   int64_t linePaddingBytes = 16;
   /// Copies that can go straight to shared memory do (cp.async, NVIDIA).
   bool asyncCopies = true;
+  /// Inputs whose K part splits k read it from a table in shared memory
+  /// (reductionTableTypes); off where the table would cost a stage.
+  bool reductionTables = true;
 
   /// The block's outputs along `slice`'s side.
   int64_t tileAlong(const SharedSlice &slice) const {
@@ -106,18 +109,22 @@ constexpr int64_t kMostReductionTableEntries = 4096;
 /// The workgroup buffers (memref<K x i32>) of the inputs of `slices` whose
 /// K part splits k in mixed radix (a convolution's input at c, kh, kw:
 /// c·HW + kh·W + kw): one table per such input, in slice order, so that
-/// a copy reads its K part instead of working it out (three divisions).
+/// a copy reads its K part instead of working it out (a division and a
+/// remainder per loop but the outermost). None when `staging` has tables
+/// off.
 llvm::SmallVector<mlir::MemRefType>
 reductionTableTypes(const GPUContraction &contraction,
-                    llvm::ArrayRef<SharedSlice> slices);
+                    llvm::ArrayRef<SharedSlice> slices,
+                    const SharedStaging &staging);
 
 /// Bytes of shared memory the tables of `slices` take.
 int64_t reductionTableBytes(const GPUContraction &contraction,
-                            llvm::ArrayRef<SharedSlice> slices);
+                            llvm::ArrayRef<SharedSlice> slices,
+                            const SharedStaging &staging);
 
-/// Fills `tables` (buffers of `reductionTableTypes`, in order) with the
-/// block's `threads` threads, waits for all of them, and points the slices
-/// at their tables.
+/// Fills `tables` (buffers of `reductionTableTypes`, in order; none: the
+/// copies split k themselves) with the block's `threads` threads, waits
+/// for all of them, and points the slices at their tables.
 void fillReductionTables(mlir::OpBuilder &builder, mlir::Location loc,
                          const GPUContraction &contraction,
                          llvm::MutableArrayRef<SharedSlice> slices,

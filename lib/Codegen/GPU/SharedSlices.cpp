@@ -73,7 +73,15 @@ std::optional<SplitOffset> splitOffset(const ke::GPUContraction &contraction,
   }
   unsigned dims = map.getNumDims();
   flat = simplifyAffineExpr(flat, dims, 0);
-  if (!flat.isPureAffine())
+  // Linear only: isPureAffine also admits divisions and remainders by
+  // constants, whose terms do not split (k floordiv 2).
+  bool divides = false;
+  flat.walk([&](AffineExpr expr) {
+    divides |= expr.getKind() == AffineExprKind::Mod ||
+               expr.getKind() == AffineExprKind::FloorDiv ||
+               expr.getKind() == AffineExprKind::CeilDiv;
+  });
+  if (!flat.isPureAffine() || divides)
     return std::nullopt;
   auto valueAt = [&](ArrayRef<int64_t> point) -> std::optional<int64_t> {
     SmallVector<AffineExpr> values;
@@ -110,7 +118,8 @@ std::optional<SplitOffset> splitOffset(const ke::GPUContraction &contraction,
     split.fits32 &= coefficient >= 0;
     largest += std::abs(coefficient) * (bounds[loop] - 1);
   }
-  split.fits32 &= largest < (int64_t(1) << 31);
+  split.fits32 &= largest < (int64_t(1) << 31) &&
+                  contraction.depth < (int64_t(1) << 31);
   ArrayRef<int64_t> coefficients = split.reductionCoefficients;
   ArrayRef<unsigned> loops = contraction.reductionLoops;
   split.linear = true;
@@ -479,10 +488,13 @@ static bool wantsReductionTable(const ke::GPUContraction &contraction,
 
 SmallVector<MemRefType>
 ke::reductionTableTypes(const GPUContraction &contraction,
-                        ArrayRef<SharedSlice> slices) {
+                        ArrayRef<SharedSlice> slices,
+                        const SharedStaging &staging) {
   linalg::LinalgOp op = contraction.op;
   MLIRContext *context = op->getContext();
   SmallVector<MemRefType> types;
+  if (!staging.reductionTables)
+    return types;
   for (const SharedSlice &slice : slices)
     if (wantsReductionTable(contraction,
                             op.getDpsInputOperand(slice.position)))
@@ -494,9 +506,10 @@ ke::reductionTableTypes(const GPUContraction &contraction,
 }
 
 int64_t ke::reductionTableBytes(const GPUContraction &contraction,
-                                ArrayRef<SharedSlice> slices) {
+                                ArrayRef<SharedSlice> slices,
+                                const SharedStaging &staging) {
   int64_t bytes = 0;
-  for (MemRefType type : reductionTableTypes(contraction, slices))
+  for (MemRefType type : reductionTableTypes(contraction, slices, staging))
     bytes += bufferBytes(type);
   return bytes;
 }
@@ -506,6 +519,8 @@ void ke::fillReductionTables(OpBuilder &builder, Location loc,
                              MutableArrayRef<SharedSlice> slices,
                              ValueRange tables, Value linearThread,
                              int64_t threads) {
+  if (tables.empty())
+    return;
   linalg::LinalgOp op = contraction.op;
   ke::detail::IndexMath indexMath(builder, loc);
   auto table = tables.begin();

@@ -125,10 +125,15 @@ ke::SharedStaging stagingFor(const StagedContraction &contraction,
   staging.asyncCopies = asyncCopies;
   SmallVector<ke::SharedSlice> slices = planSlices(contraction, staging);
   int64_t perStage = ke::sharedStageBytes(contraction, slices, staging);
-  int64_t tables = ke::reductionTableBytes(contraction, slices);
+  int64_t tables = ke::reductionTableBytes(contraction, slices, staging);
+  int64_t fit = ke::kMaxStaticSharedBytes / perStage;
+  int64_t fitWithTables = (ke::kMaxStaticSharedBytes - tables) / perStage;
+  // A table never costs a stage: without it the copies split k themselves.
+  if (std::min(stages, fitWithTables) < std::min(stages, fit))
+    staging.reductionTables = false;
   staging.stages = std::max<int64_t>(
-      1, std::min<int64_t>(stages,
-                           (ke::kMaxStaticSharedBytes - tables) / perStage));
+      1, std::min<int64_t>(stages, staging.reductionTables ? fitWithTables
+                                                           : fit));
   return staging;
 }
 
@@ -189,7 +194,7 @@ bool fitsDevice(const StagedContraction &contraction,
              kMaxGridYZ &&
          contraction.batches <= kMaxGridYZ &&
          staging.stages * ke::sharedStageBytes(contraction, slices, staging) +
-                 ke::reductionTableBytes(contraction, slices) <=
+                 ke::reductionTableBytes(contraction, slices, staging) <=
              ke::kMaxStaticSharedBytes;
 }
 
@@ -295,7 +300,7 @@ void stage(const StagedContraction &contraction,
   for (const ke::SharedSlice &slice : slices)
     sliceTypes.push_back(ke::sharedSliceType(contraction, slice, staging));
   SmallVector<MemRefType> tableTypes =
-      ke::reductionTableTypes(contraction, slices);
+      ke::reductionTableTypes(contraction, slices, staging);
   llvm::append_range(sliceTypes, tableTypes);
   auto launch = gpu::LaunchOp::create(
       builder, loc,

@@ -479,3 +479,28 @@ func.func @few_columns(%a: memref<1024x32xf32>, %b: memref<32x16xf32>, %c: memre
   linalg.matmul ins(%a, %b : memref<1024x32xf32>, memref<32x16xf32>) outs(%c : memref<1024x16xf32>)
   return
 }
+
+// -----
+
+// A reads k floordiv 2 (each element twice): its flat offset is not a sum
+// of loops times constants, so its copies keep the per-dimension indices;
+// B's still come from its flat view.
+// CHECK-LABEL: func.func @halved_k
+// CHECK:         gpu.launch
+// CHECK-NOT:       memref.collapse_shape %arg0
+// CHECK:           %[[B:.*]] = memref.collapse_shape %arg1
+// CHECK-NOT:       memref.collapse_shape %arg0
+// CHECK:           affine.apply #{{.*}}(%{{.*}})
+// CHECK:           {{memref.load %arg0\[%.*, %.*\]|nvgpu.device_async_copy %arg0\[%.*, %.*\]}}
+// CHECK:           nvgpu.device_async_copy %[[B]][
+func.func @halved_k(%a: memref<128x16xf32>, %b: memref<32x128xf32>, %c: memref<128x128xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k floordiv 2)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x16xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
