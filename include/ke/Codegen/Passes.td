@@ -991,8 +991,9 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     for the rest (rows of 65535 vectorize along the rows, not down a
     strided outer loop). Other ops whose bounds do
     not divide, ops on `i1` tensors (LLVM packs `vector<Nxi1>` into bits
-    while memory holds a byte per `i1`), and ops the vectorizer rejects are
-    left scalar: the result
+    while memory holds a byte per `i1`; still split across the threads
+    when large, a mask over 2M elements having run on one thread), and ops
+    the vectorizer rejects are left scalar: the result
     is always correct, only less fast. The search (`ke-evolve`) finds better
     schedules; this is the baseline it starts from.
 
