@@ -341,6 +341,27 @@ SmallVector<int64_t> chooseThreadTile(linalg::LinalgOp op,
   return tile;
 }
 
+/// `op` in chunks of `chooseThreadTile` across the threads (one
+/// scf.forall, OpenMP in ke-lower-cpu): the op inside the chunk loop, or
+/// `op` itself where threads do not pay off or tiling fails.
+linalg::LinalgOp chunkAcrossThreads(RewriterBase &rewriter, linalg::LinalgOp op,
+                                    ArrayRef<int64_t> bounds,
+                                    ArrayRef<int64_t> registerTile) {
+  SmallVector<int64_t> threadTile = chooseThreadTile(op, bounds, registerTile);
+  if (threadTile.empty())
+    return op;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), threadTile));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(chunked) || chunked->tiledOps.size() != 1)
+    return op;
+  rewriter.replaceOp(op, chunked->replacements);
+  return cast<linalg::LinalgOp>(chunked->tiledOps.front());
+}
+
 /// The threads' tile of a contraction: batches first (as for any op), then,
 /// for the chunks still missing, a grid of row chunks by column chunks. A
 /// chunk reads its rows of A and its columns of B, so the grid with enough
@@ -887,21 +908,8 @@ void tileTransposed(RewriterBase &rewriter, linalg::LinalgOp op,
       registerTile[loops.read] = width;
     }
   }
-  if (!op->getParentOfType<scf::ForallOp>()) {
-    SmallVector<int64_t> threadTile = chooseThreadTile(op, bounds, registerTile);
-    if (!threadTile.empty()) {
-      scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), threadTile));
-      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (succeeded(chunked) && chunked->tiledOps.size() == 1) {
-        rewriter.replaceOp(op, chunked->replacements);
-        op = cast<linalg::LinalgOp>(chunked->tiledOps.front());
-      }
-    }
-  }
+  if (!op->getParentOfType<scf::ForallOp>())
+    op = chunkAcrossThreads(rewriter, op, bounds, registerTile);
   SmallVector<int64_t> order;
   for (unsigned loop = 0; loop < bounds.size(); ++loop)
     if (loop != loops.read && loop != loops.written)
@@ -1005,24 +1013,6 @@ bool ke::hasNonMonotoneIndexing(linalg::LinalgOp op) {
   });
 }
 
-/// `op` in chunks across the threads (one scf.forall), its body left
-/// scalar.
-static void threadScalarOp(RewriterBase &rewriter, linalg::LinalgOp op,
-                           ArrayRef<int64_t> bounds) {
-  SmallVector<int64_t> registerTile(bounds.size(), 1);
-  SmallVector<int64_t> threadTile = chooseThreadTile(op, bounds, registerTile);
-  if (threadTile.empty())
-    return;
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), threadTile));
-  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> chunked = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (succeeded(chunked))
-    rewriter.replaceOp(op, chunked->replacements);
-}
-
 /// Splits `op` along `loop` at `at` and tiles both parts; false (and `op`
 /// unchanged) when it does not split.
 static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -1062,7 +1052,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     // mask applied to 2M elements ran on one thread: 83 % of a masked
     // cumsum).
     if (!op->getParentOfType<scf::ForallOp>())
-      threadScalarOp(rewriter, op, bounds);
+      chunkAcrossThreads(rewriter, op, bounds,
+                         SmallVector<int64_t>(bounds.size(), 1));
     return;
   }
   if (std::optional<TransposedLoops> transposed =
