@@ -10,6 +10,7 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{warps=16 min-blocks=1000}))' | FileCheck %s --check-prefix=FLOOR
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 stages=1}))' | FileCheck %s --check-prefix=ONE
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 async-copies=false}))' | FileCheck %s --check-prefix=SYNC
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 stages=5}))' | FileCheck %s --check-prefix=FIVE
 
 // A 128x128x32 matmul after a fill: 2x2 blocks of 16x16 threads, each
 // thread 4x4 outputs in registers starting from the fill's value. Slices
@@ -502,5 +503,25 @@ func.func @halved_k(%a: memref<128x16xf32>, %b: memref<32x128xf32>, %c: memref<1
     %r = arith.addf %acc, %p : f32
     linalg.yield %r : f32
   }
+  return
+}
+
+// -----
+
+// K = 256 channels x 3 x 3 = 2304: the input's K-part table takes 9216
+// bytes. With stages=5, five 9.5 KB stages fit in 48 KB only without it:
+// the table is dropped (the copies split k themselves) rather than cost a
+// stage. With the default three stages the table fits beside them.
+// FIVE-LABEL: func.func @table_or_stage
+// FIVE:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<5x{{[0-9]+}}x{{[0-9]+}}xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<5x{{[0-9]+}}x{{[0-9]+}}xf32, #gpu.address_space<workgroup>>)
+// FIVE-NOT:       xi32, #gpu.address_space<workgroup>>
+// FIVE:           arith.divui %{{.*}}, %c3_i32
+// FIVE:           nvgpu.device_async_copy
+// CHECK-LABEL: func.func @table_or_stage
+// CHECK:         gpu.launch {{.*}} workgroup(%{{.*}} : memref<3x{{.*}}, %{{.*}} : memref<3x{{.*}}, %{{.*}} : memref<2304xi32, #gpu.address_space<workgroup>>)
+func.func @table_or_stage(%input: memref<1x256x10x10xf32>, %filter: memref<64x256x3x3xf32>, %out: memref<1x64x8x8xf32>) {
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%input, %filter : memref<1x256x10x10xf32>, memref<64x256x3x3xf32>)
+      outs(%out : memref<1x64x8x8xf32>)
   return
 }
