@@ -264,7 +264,9 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     reduction loops run over consecutive strides, else an i32 from a
     table of K entries in shared memory that the block fills once before
     its first copy (a convolution's input: c·HW + kh·W + kw; at most 4096
-    entries, within the 48 KB with the stages). Copies start
+    entries, and none where it would cost a stage of the 48 KB: the copy
+    then splits k in 32 bits). A map with divisions or remainders keeps
+    per-dimension indices. Copies start
     `stages` - 1 steps ahead of their use; the step waits for its own,
     `gpu.barrier`, accumulates with its iterations unrolled, and
     `gpu.barrier` again. As many stages as fit in 48 KB are kept.
