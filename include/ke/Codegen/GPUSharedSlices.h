@@ -18,11 +18,35 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <optional>
+
 namespace ke {
 
 /// Shared memory a block may have statically; more is dynamic, opted in to
 /// at launch.
 constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
+/// An input's flat offset at the loops' ivs, split into the part its
+/// reduction loops give and the rest: a convolution's input at
+/// (n, c, oh + kh, ow + kw) is at n·CHW + oh·W + ow plus c·HW + kh·W + kw.
+/// The rest does not change from step to step (LLVM hoists it out of the
+/// loop over K), so a step's copy only works out its K part, in 32 bits
+/// where that fits: working out the whole index per copy (two mixed-radix
+/// splits of 64-bit integers) took more instructions than the math.
+struct SplitOffset {
+  /// The flat offset of the loops other than the reductions (the
+  /// constant term included), over all loops.
+  mlir::AffineExpr rest;
+  /// Per reduction loop, in `reductionLoops` order: its coefficient.
+  llvm::SmallVector<int64_t> reductionCoefficients;
+  /// Whether the K part fits in 32 bits: coefficients non-negative, the
+  /// largest offset below 2^31.
+  bool fits32 = false;
+  /// Whether the reduction loops run over consecutive strides (a filter's
+  /// c, kh, kw; a matmul's k): the K part is k times the innermost
+  /// coefficient, no splitting of k needed.
+  bool linear = false;
+};
 
 /// How one input reaches shared memory: `width` elements per copy along its
 /// innermost dimension, which follows K or the input's side, into a slice
@@ -42,9 +66,12 @@ struct SharedSlice {
   int64_t stride = 0;
   /// The buffer of all stages, once the launch exists.
   mlir::Value buffer;
-  /// The input as one dimension, once the launch exists, where its flat
-  /// offset is a sum of loops times constants: copies then add a part
-  /// that stays the same from step to step and the step's K part.
+  /// Where the input's flat offset is a sum of loops times constants: its
+  /// split into a line part and a K part.
+  std::optional<SplitOffset> split;
+  /// With `split`, the input as one dimension, once the launch exists:
+  /// copies add a part that stays the same from step to step and the
+  /// step's K part.
   mlir::Value flatInput;
   /// Where set (fillReductionTables), the K part of every k in shared
   /// memory (i32), read instead of splitting k per copy.

@@ -32,32 +32,10 @@ int64_t bufferBytes(MemRefType type) {
       type.getNumElements() * type.getElementTypeBitWidth() / 8, kVectorBytes);
 }
 
-/// An input's flat offset at the loops' ivs, split into the part its
-/// reduction loops give and the rest: a convolution's input at
-/// (n, c, oh + kh, ow + kw) is at n·CHW + oh·W + ow plus c·HW + kh·W + kw.
-/// The rest does not change from step to step (LLVM hoists it out of the
-/// loop over K), so a step's copy only works out its K part, in 32 bits
-/// where that fits: working out the whole index per copy (two mixed-radix
-/// splits of 64-bit integers) took more instructions than the math.
-struct SplitOffset {
-  /// The flat offset of the loops other than the reductions (the
-  /// constant term included), over all loops.
-  AffineExpr rest;
-  /// Per reduction loop, in `reductionLoops` order: its coefficient.
-  SmallVector<int64_t> reductionCoefficients;
-  /// Whether the K part fits in 32 bits: coefficients non-negative, the
-  /// largest offset below 2^31.
-  bool fits32 = false;
-  /// Whether the reduction loops run over consecutive strides (a filter's
-  /// c, kh, kw; a matmul's k): the K part is k times the innermost
-  /// coefficient, no splitting of k needed.
-  bool linear = false;
-};
-
 /// `input`'s split offset, or nothing when its index is not a sum of
 /// loops times constants into a static row-major buffer.
-std::optional<SplitOffset> splitOffset(const ke::GPUContraction &contraction,
-                                       OpOperand *input) {
+std::optional<ke::SplitOffset>
+splitOffset(const ke::GPUContraction &contraction, OpOperand *input) {
   linalg::LinalgOp op = contraction.op;
   auto memref = dyn_cast<MemRefType>(input->get().getType());
   if (!memref || memref.getRank() == 0 || !memref.hasStaticShape() ||
@@ -97,7 +75,7 @@ std::optional<SplitOffset> splitOffset(const ke::GPUContraction &contraction,
   std::optional<int64_t> atOrigin = valueAt(origin);
   if (!atOrigin)
     return std::nullopt;
-  SplitOffset split;
+  ke::SplitOffset split;
   SmallVector<AffineExpr> rest;
   for (unsigned d = 0; d < dims; ++d)
     rest.push_back(llvm::is_contained(contraction.reductionLoops, d)
@@ -133,7 +111,8 @@ std::optional<SplitOffset> splitOffset(const ke::GPUContraction &contraction,
 /// index, or the i32 itself where it fits and `asIndex` is false.
 Value reductionOffset(OpBuilder &builder, Location loc,
                       const ke::GPUContraction &contraction,
-                      const SplitOffset &split, Value k, bool asIndex = true) {
+                      const ke::SplitOffset &split, Value k,
+                      bool asIndex = true) {
   linalg::LinalgOp op = contraction.op;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   ArrayRef<unsigned> loops = contraction.reductionLoops;
@@ -147,7 +126,6 @@ Value reductionOffset(OpBuilder &builder, Location loc,
                    ? arith::IndexCastUIOp::create(builder, loc, type, k)
                    : k;
   ArrayRef<int64_t> coefficients = split.reductionCoefficients;
-  bool linear = split.linear;
   Value offset;
   auto addTerm = [&](Value iv, int64_t coefficient) {
     if (coefficient == 0)
@@ -161,7 +139,7 @@ Value reductionOffset(OpBuilder &builder, Location loc,
                           .getResult()
                     : term;
   };
-  if (linear) {
+  if (split.linear) {
     addTerm(rest, coefficients.back());
   } else {
     for (int64_t l = loops.size() - 1; l >= 0; --l) {
@@ -215,9 +193,6 @@ void copyStep(OpBuilder &builder, Location loc,
   // neighbouring addresses.
   int64_t chunksPerLine = (slice.kInnermost ? stepK : tile) / width;
   Type element = getElementTypeOrSelf(input->get().getType());
-  std::optional<SplitOffset> split;
-  if (slice.flatInput)
-    split = splitOffset(contraction, input);
   for (int64_t first = 0; first < chunks; first += block.threads) {
     Value chunk = indexMath.add(block.linearThread, indexMath.constant(first));
     // In a last partial round the threads past the end copy the last
@@ -259,11 +234,11 @@ void copyStep(OpBuilder &builder, Location loc,
     Value safeAlong = clamp(along, alongInside), safeK = clamp(k, kInside);
     Value source = input->get();
     SmallVector<Value> indices;
-    if (split) {
+    if (slice.flatInput) {
       SmallVector<Value> ivs(block.base);
       scatterIvs(builder, loc, safeAlong, sideLoops, bounds, ivs);
       Value rest = affine::AffineApplyOp::create(
-          builder, loc, AffineMap::get(map.getNumDims(), 0, split->rest),
+          builder, loc, AffineMap::get(map.getNumDims(), 0, slice.split->rest),
           ivs);
       source = slice.flatInput;
       Value kOffset;
@@ -273,7 +248,8 @@ void copyStep(OpBuilder &builder, Location loc,
         kOffset = arith::IndexCastUIOp::create(
             builder, loc, builder.getIndexType(), entry);
       } else {
-        kOffset = reductionOffset(builder, loc, contraction, *split, safeK);
+        kOffset =
+            reductionOffset(builder, loc, contraction, *slice.split, safeK);
       }
       indices.push_back(indexMath.add(rest, kOffset));
     } else {
@@ -400,6 +376,7 @@ ke::SharedSlice ke::planSharedSlice(const GPUContraction &contraction,
   if (contiguousRun > 0 && contiguousRun % width == 0 &&
       lineLength % width == 0 && alignedRows)
     slice.width = width;
+  slice.split = splitOffset(contraction, input);
   return slice;
 }
 
@@ -450,11 +427,10 @@ void ke::bindSharedSlices(OpBuilder &builder, Location loc,
                           MutableArrayRef<SharedSlice> slices,
                           const SharedStaging &staging) {
   linalg::LinalgOp op = contraction.op;
-  for (SharedSlice &slice : slices) {
-    OpOperand *input = op.getDpsInputOperand(slice.position);
-    if (splitOffset(contraction, input))
-      slice.flatInput = flatten(builder, loc, input->get());
-  }
+  for (SharedSlice &slice : slices)
+    if (slice.split)
+      slice.flatInput = flatten(
+          builder, loc, op.getDpsInputOperand(slice.position)->get());
   if (!launch.getDynamicSharedMemorySize()) {
     for (auto [slice, buffer] :
          llvm::zip(slices, launch.getWorkgroupAttributions()))
@@ -477,12 +453,11 @@ void ke::bindSharedSlices(OpBuilder &builder, Location loc,
   }
 }
 
-/// Whether `input`'s K part is worth a table: it splits k (no linear
+/// Whether `slice`'s K part is worth a table: it splits k (no linear
 /// run), fits in 32 bits, and the table is small.
 static bool wantsReductionTable(const ke::GPUContraction &contraction,
-                                OpOperand *input) {
-  std::optional<SplitOffset> split = splitOffset(contraction, input);
-  return split && !split->linear && split->fits32 &&
+                                const ke::SharedSlice &slice) {
+  return slice.split && !slice.split->linear && slice.split->fits32 &&
          contraction.depth <= ke::kMostReductionTableEntries;
 }
 
@@ -496,8 +471,7 @@ ke::reductionTableTypes(const GPUContraction &contraction,
   if (!staging.reductionTables)
     return types;
   for (const SharedSlice &slice : slices)
-    if (wantsReductionTable(contraction,
-                            op.getDpsInputOperand(slice.position)))
+    if (wantsReductionTable(contraction, slice))
       types.push_back(MemRefType::get(
           {contraction.depth}, IntegerType::get(context, 32),
           MemRefLayoutAttrInterface{},
@@ -521,23 +495,20 @@ void ke::fillReductionTables(OpBuilder &builder, Location loc,
                              int64_t threads) {
   if (tables.empty())
     return;
-  linalg::LinalgOp op = contraction.op;
   ke::detail::IndexMath indexMath(builder, loc);
   auto table = tables.begin();
   for (SharedSlice &slice : slices) {
-    OpOperand *input = op.getDpsInputOperand(slice.position);
-    if (!wantsReductionTable(contraction, input))
+    if (!wantsReductionTable(contraction, slice))
       continue;
     slice.reductionOffsets = *table++;
-    SplitOffset split = *splitOffset(contraction, input);
     auto loop = scf::ForOp::create(builder, loc, linearThread,
                                    indexMath.constant(contraction.depth),
                                    indexMath.constant(threads));
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToStart(loop.getBody());
     Value k = loop.getInductionVar();
-    Value offset = reductionOffset(builder, loc, contraction, split, k,
-                                   /*asIndex=*/false);
+    Value offset = reductionOffset(builder, loc, contraction, *slice.split,
+                                   k, /*asIndex=*/false);
     memref::StoreOp::create(builder, loc, offset, slice.reductionOffsets, k);
   }
   if (table != tables.begin())
