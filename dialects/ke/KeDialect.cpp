@@ -94,6 +94,12 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
           return llvm::is_contained({2, 4, 8, 16}, v);
         },
         "2, 4, 8 or 16");
+  if (name == kGPUKSplitsAttrName)
+    return verifyIntegerKnob(
+        [](int64_t v) {
+          return v >= 1 && v <= 64 && llvm::isPowerOf2_64(v);
+        },
+        "a power of two from 1 to 64");
   if (name == kGPUSharedTileAttrName)
     return verifyIntegerKnob(
         [](int64_t v) {
@@ -127,7 +133,8 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
                               "ke.gpu_block_tile, ke.gpu_thread_tile, "
                               "ke.gpu_reduction_threads, ke.gpu_shared_tile, "
                               "ke.gpu_vector_width, ke.gpu_warps, "
-                              "ke.gpu_tensor_core_tile, ke.precision";
+                              "ke.gpu_tensor_core_tile, ke.gpu_k_splits, "
+                              "ke.precision";
 }
 
 LogicalResult KeDialect::verifyRegionArgAttribute(Operation *op,

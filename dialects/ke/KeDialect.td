@@ -85,6 +85,11 @@ def Ke_Dialect : Dialect {
     /// Warps per block of contractions staged through shared memory on GPU
     /// targets (2, 4, 8 or 16; see ke-stage-contractions-for-gpu).
     static constexpr llvm::StringLiteral kGPUWarpsAttrName = "ke.gpu_warps";
+    /// Blocks per output tile along K of contractions staged through shared
+    /// memory on GPU targets (split-K: a power of two from 1 to 64; see
+    /// ke-stage-contractions-for-gpu).
+    static constexpr llvm::StringLiteral kGPUKSplitsAttrName =
+        "ke.gpu_k_splits";
     /// Outputs per block along i and j of contractions run on NVIDIA tensor
     /// cores (0: none; see ke-tensor-core-contractions-for-gpu).
     static constexpr llvm::StringLiteral kGPUTensorCoreTileAttrName =
@@ -100,7 +105,8 @@ def Ke_Dialect : Dialect {
              name == kGPUReductionThreadsAttrName ||
              name == kGPUSharedTileAttrName ||
              name == kGPUVectorWidthAttrName || name == kGPUWarpsAttrName ||
-             name == kGPUTensorCoreTileAttrName;
+             name == kGPUTensorCoreTileAttrName ||
+             name == kGPUKSplitsAttrName;
     }
   }];
 }

@@ -78,7 +78,7 @@ private:
 };
 
 /// "<kernel>@<block tile>r<threads>t<thread tile>s<shared>v<width>w<warps>
-/// c<tensor core tile>p<stages>"
+/// c<tensor core tile>p<stages>k<K splits>"
 /// with only the knobs that differ from the defaults: bundles of one kernel
 /// side by side in one directory.
 std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) {
@@ -110,6 +110,8 @@ std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) 
     addKnob("c", std::to_string(knobs.tensorCoreTile));
   if (knobs.stages != defaults.stages)
     addKnob("p", std::to_string(knobs.stages));
+  if (knobs.kSplits != defaults.kSplits)
+    addKnob("k", std::to_string(knobs.kSplits));
   return name;
 }
 
@@ -212,6 +214,7 @@ llvm::Error GPURunner::lower(ModuleOp module, bool binary) {
   lowering.warps = options.gpu.warps;
   lowering.tensorCoreTile = options.gpu.tensorCoreTile;
   lowering.stages = options.gpu.stages;
+  lowering.kSplits = options.gpu.kSplits;
   std::optional<ScopedROCmLinker> rocmLinker;
   if (binary) {
     lowering.format = "bin";

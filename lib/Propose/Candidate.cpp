@@ -68,6 +68,7 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
                  proposal.gpuTensorCoreTile);
   setIntegerKnob(KeDialect::kGPUReductionThreadsAttrName,
                  proposal.gpuReductionThreads);
+  setIntegerKnob(KeDialect::kGPUKSplitsAttrName, proposal.gpuKSplits);
   built.module->push_back(payload);
   if (failed(verify(payload)))
     built.problem =

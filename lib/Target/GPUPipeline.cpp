@@ -60,6 +60,12 @@
 using namespace mlir;
 
 namespace {
+/// Blocks per multiprocessor a staged contraction's grid should have
+/// before K is split for more: a block of 4 warps keeps 32 accumulators
+/// per thread in flight, and a few blocks per multiprocessor hide the
+/// latency of its shared-memory reads.
+constexpr int64_t kStagedBlocksPerMultiprocessor = 2;
+
 std::string mapToGPU(const ke::LowerGPUOptions &options,
                      llvm::StringRef vendor) {
   std::vector<std::string> tile;
@@ -78,7 +84,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   std::string reductions =
       llvm::formatv(
           "func.func({5}ke-stage-contractions-for-gpu{{tile={2} "
-          "warps={4} stages={6} async-copies={7}},"
+          "warps={4} stages={6} async-copies={7} k-splits={8} "
+          "fill-blocks={9}},"
           "ke-distribute-reductions-for-gpu{{"
           "max-threads={0}{1}},"
           "ke-vectorize-elementwise-for-gpu{{width={3}},"
@@ -96,7 +103,9 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
                               target.gpu.multiprocessors,
                               options.stages.getValue())
                     .str(),
-          options.stages.getValue(), vendor != "amd")
+          options.stages.getValue(), vendor != "amd",
+          options.kSplits.getValue(),
+          kStagedBlocksPerMultiprocessor * target.gpu.multiprocessors)
           .str();
   bool amd = vendor == "amd";
   // AMD without ROCm's device libraries: f32 math as polynomials (no

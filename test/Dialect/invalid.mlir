@@ -244,6 +244,13 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_warps = 6 : 
 
 // -----
 
+// expected-error @+1 {{expects 'ke.gpu_k_splits' to be a power of two from 1 to 64 on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_k_splits = 3 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
 // expected-error @+1 {{expects 'ke.gpu_shared_tile' to be 0 or a multiple of 16 from 16 to 128 on a function}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_shared_tile = 256 : i64} {
   return %x : tensor<4xf32>

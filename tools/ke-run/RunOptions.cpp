@@ -222,6 +222,14 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                "nvgpu), at least 1; fewer where shared memory does not "
                "hold them"),
       cl::cat(runCategory));
+  cl::opt<int64_t> gpuKSplits(
+      "gpu-k-splits", cl::init(ke::GPUScheduleDefaults::kSplits),
+      cl::desc("nvgpu/amdgpu: blocks per output tile along K of contractions "
+               "staged through shared memory, adding their partial sums into "
+               "the output (a power of two dividing K's steps; 0: as many as "
+               "fill the grid; 1: none; bundles of other values are named "
+               "<kernel>@k<N>)"),
+      cl::cat(runCategory));
   cl::opt<int64_t> gpuVectorWidth(
       "gpu-vector-width", cl::init(ke::GPUScheduleDefaults::vectorWidth),
       cl::desc("nvgpu/amdgpu: elements per thread of elementwise ops, read "
@@ -320,6 +328,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.gpu.warps = gpuWarps;
   options.gpu.tensorCoreTile = gpuTensorCoreTile;
   options.gpu.stages = gpuStages;
+  options.gpu.kSplits = gpuKSplits;
   options.gpu.vectorWidth = gpuVectorWidth;
   return command;
 }

@@ -515,6 +515,20 @@ TEST(GPUProposerTest, TensorCoreTilesOnlyForTensorCoreInputs) {
   EXPECT_TRUE(tensorCoreTiles(shapes).empty());
 }
 
+TEST(GPUProposerTest, KSplitsOnlyForContractions) {
+  auto kSplits = [](const std::vector<OpShape> &shapes) {
+    std::vector<int64_t> splits;
+    for (const Proposal &proposal : GPUBlockProposer::getSpace(shapes))
+      if (proposal.gpuKSplits)
+        splits.push_back(*proposal.gpuKSplits);
+    return splits;
+  };
+  // Off (1) and more than the default gives a full grid.
+  EXPECT_EQ(kSplits(matmulShapes()), (std::vector<int64_t>{1, 4}));
+  // A fill alone has no K to split.
+  EXPECT_TRUE(kSplits({matmulShapes().front()}).empty());
+}
+
 TEST(GPUProposerTest, PairsTheBestKnobWithOthersOfAnotherKind) {
   std::vector<OpShape> shapes = matmulShapes();
   GPUBlockProposer proposer;

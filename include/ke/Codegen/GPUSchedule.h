@@ -39,6 +39,9 @@ struct GPUScheduleDefaults {
   /// Steps of K in flight in contractions staged through shared memory
   /// (SIMT and tensor cores): copies start stages - 1 steps ahead.
   static constexpr int64_t stages = 3;
+  /// Blocks per output tile of staged contractions along K (split-K; 0:
+  /// as many as fill the grid).
+  static constexpr int64_t kSplits = 0;
 };
 
 struct GPUSchedule {
@@ -55,6 +58,7 @@ struct GPUSchedule {
   int64_t tensorCoreTile = GPUScheduleDefaults::tensorCoreTile;
   /// A pipeline option only (no function attribute yet).
   int64_t stages = GPUScheduleDefaults::stages;
+  int64_t kSplits = GPUScheduleDefaults::kSplits;
 
   /// `options` with every knob `function` carries as an attribute replaced
   /// by the attribute's value.

@@ -94,6 +94,14 @@ struct SharedStaging {
   /// Inputs whose K part splits k read it from a table in shared memory
   /// (reductionTableTypes); off where the table would cost a stage.
   bool reductionTables = true;
+  /// Blocks sharing one output tile, each over its own consecutive
+  /// steps of K (split-K); it divides K's steps.
+  int64_t kSplits = 1;
+
+  /// Steps of K each block walks.
+  int64_t stepsPerBlock(int64_t depth) const {
+    return llvm::divideCeil(depth, stepK) / kSplits;
+  }
 
   /// The block's outputs along `slice`'s side.
   int64_t tileAlong(const SharedSlice &slice) const {
@@ -159,14 +167,17 @@ void fillReductionTables(mlir::OpBuilder &builder, mlir::Location loc,
                          int64_t threads);
 
 /// Where a block is: the loops' ivs it fixes (batches), its first row and
-/// column, and its thread among `threads`.
+/// column, its first k (null: 0; a split of K starts further in), and its
+/// thread among `threads`.
 struct BlockPosition {
   llvm::SmallVector<mlir::Value> base;
   mlir::Value firstRow, firstColumn, linearThread;
   int64_t threads = 0;
+  mlir::Value firstK;
 };
 
-/// Emits the loop over K's steps of `staging.stepK`: each step's copies of
+/// Emits the loop over the block's steps of `staging.stepK` (from
+/// `block.firstK`, `staging.stepsPerBlock` of them): each step's copies of
 /// every slice started `staging.stages` - 1 steps ahead, a wait and a
 /// barrier, `compute(stage, accumulators)` (the step's math from the slices
 /// at `stage`, updating the loop-carried `accumulators`), and a barrier

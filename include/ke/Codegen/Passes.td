@@ -318,7 +318,15 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
            "hold them)">,
     Option<"asyncCopies", "async-copies", "bool", "true",
            "Copy 16-byte vectors straight to shared memory with cp.async "
-           "(NVIDIA); otherwise through registers">
+           "(NVIDIA); otherwise through registers">,
+    Option<"kSplits", "k-splits", "int64_t",
+           "::ke::GPUScheduleDefaults::kSplits",
+           "Blocks per output tile along K, adding their partial sums into "
+           "the output (a power of two dividing K's steps; 0: the fewest "
+           "that give the grid `fill-blocks` blocks, 1: none)">,
+    Option<"fillBlocks", "fill-blocks", "int64_t", "0",
+           "Blocks the grid should have (a few per multiprocessor) before K "
+           "is split for more (0: K never split unless asked)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",

@@ -72,6 +72,14 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
                      "shared memory, SIMT and tensor cores (cp.async "
                      "stages on NVIDIA)"),
       llvm::cl::init(GPUScheduleDefaults::stages)};
+  Option<int64_t> kSplits{
+      *this, "k-splits",
+      llvm::cl::desc("Blocks per output tile along K of contractions staged "
+                     "through shared memory, adding partial sums into the "
+                     "output (split-K; ke-stage-contractions-for-gpu): a "
+                     "power of two; 0: as many as fill the target's grid, "
+                     "1: none"),
+      llvm::cl::init(GPUScheduleDefaults::kSplits)};
   Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Elements per thread of elementwise ops, read and "

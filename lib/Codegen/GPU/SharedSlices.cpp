@@ -536,9 +536,18 @@ scf::ForOp ke::buildStagedSteps(
     return nvgpu::DeviceAsyncCreateGroupOp::create(
         builder, loc, nvgpu::DeviceAsyncTokenType::get(context), tokens);
   };
+  // The block's steps count from 0 (stages follow them); k from its first.
+  auto fromFirstK = [&](Value k) -> Value {
+    return block.firstK ? indexMath.add(block.firstK, k) : k;
+  };
+  auto kOf = [&](Value step) -> Value {
+    return fromFirstK(
+        arith::MulIOp::create(builder, loc, step, indexMath.constant(stepK)));
+  };
   for (int64_t step = 0; step + 1 < stages; ++step)
-    startStep(indexMath.constant(step * stepK), indexMath.constant(step));
-  int64_t steps = llvm::divideCeil(contraction.depth, stepK);
+    startStep(fromFirstK(indexMath.constant(step * stepK)),
+              indexMath.constant(step));
+  int64_t steps = staging.stepsPerBlock(contraction.depth);
   auto loop = scf::ForOp::create(builder, loc, indexMath.constant(0),
                                  indexMath.constant(steps),
                                  indexMath.constant(1), initial);
@@ -551,9 +560,7 @@ scf::ForOp ke::buildStagedSteps(
   Value ahead =
       arith::AddIOp::create(builder, loc, kt, indexMath.constant(stages - 1));
   // Step kt's group done; the stages - 1 after it may still be in flight.
-  if (Value group = startStep(
-          arith::MulIOp::create(builder, loc, ahead, indexMath.constant(stepK)),
-          stageOf(ahead)))
+  if (Value group = startStep(kOf(ahead), stageOf(ahead)))
     nvgpu::DeviceAsyncWaitOp::create(builder, loc, group,
                                      builder.getI32IntegerAttr(stages - 1));
   gpu::BarrierOp::create(builder, loc);

@@ -183,6 +183,46 @@ void shapeTile(StagedContraction &contraction, int64_t tile,
   contraction = shaped;
 }
 
+/// Whether the splits of K can add their partial sums into the output:
+/// one f32 output folded by an addf (the atomic add's type and operation).
+bool canSplitK(const StagedContraction &contraction) {
+  linalg::LinalgOp op = contraction.op;
+  Value output = op.getDpsInitOperand(0)->get();
+  return isa<arith::AddFOp>(contraction.combiner) &&
+         getElementTypeOrSelf(output.getType()).isF32();
+}
+
+/// Blocks per output tile along K: `requested` where it is positive (the
+/// search's knob, or the option), else the fewest that give the grid
+/// `fillBlocks` blocks with at least kMinStepsPerSplit steps each (0: no
+/// split). Always a power of two dividing K's steps, the largest such
+/// below the request; 1 when the splits cannot add into the output.
+constexpr int64_t kMinStepsPerSplit = 8;
+int64_t chooseKSplits(const StagedContraction &contraction, int64_t stepK,
+                      int64_t requested, int64_t fillBlocks) {
+  constexpr int64_t kMaxGridZ = 65535;
+  int64_t steps = llvm::divideCeil(contraction.depth, stepK);
+  int64_t blocks = llvm::divideCeil(contraction.rows, contraction.rowTile) *
+                   llvm::divideCeil(contraction.columns,
+                                    contraction.columnTile) *
+                   contraction.batches;
+  if (!canSplitK(contraction))
+    return 1;
+  int64_t splits = 1;
+  auto allowed = [&](int64_t next) {
+    return steps % next == 0 && contraction.batches * next <= kMaxGridZ;
+  };
+  if (requested > 0) {
+    while (2 * splits <= requested && allowed(2 * splits))
+      splits *= 2;
+    return splits;
+  }
+  while (blocks * splits < fillBlocks && allowed(2 * splits) &&
+         steps / (2 * splits) >= kMinStepsPerSplit)
+    splits *= 2;
+  return splits;
+}
+
 /// Whether the launch fits the hardware: rows on the grid's y and batches
 /// on its z (at most 65535 each), a stage of slices in the 48 KB of static
 /// shared memory a block may have.
@@ -306,7 +346,7 @@ void stage(const StagedContraction &contraction,
       builder, loc,
       indexMath.constant(llvm::divideCeil(contraction.columns, columnTile)),
       indexMath.constant(llvm::divideCeil(contraction.rows, rowTile)),
-      indexMath.constant(contraction.batches),
+      indexMath.constant(contraction.batches * staging.kSplits),
       indexMath.constant(kThreadsPerSide), indexMath.constant(threadRows),
       indexMath.constant(1),
       /*dynamicSharedMemorySize=*/nullptr, /*asyncTokenType=*/nullptr,
@@ -315,9 +355,20 @@ void stage(const StagedContraction &contraction,
   gpu::KernelDim3 block = launch.getBlockIds(), thread = launch.getThreadIds();
   ke::bindSharedSlices(builder, loc, launch, contraction, slices, staging);
   // The loops' ivs: batches from the grid's z, the rest filled in per use.
+  // Split K: the z of the batch's first split plus the split.
+  bool splitK = staging.kSplits > 1;
+  Value batch = block.z, firstK;
+  if (splitK) {
+    Value batches = indexMath.constant(contraction.batches);
+    batch = arith::RemUIOp::create(builder, loc, block.z, batches);
+    firstK = arith::MulIOp::create(
+        builder, loc, arith::DivUIOp::create(builder, loc, block.z, batches),
+        indexMath.constant(staging.stepsPerBlock(contraction.depth) *
+                           stepK));
+  }
   SmallVector<Value> base(bounds.size(), indexMath.constant(0));
   if (!contraction.batchLoops.empty())
-    scatterIvs(builder, loc, block.z, contraction.batchLoops, bounds, base);
+    scatterIvs(builder, loc, batch, contraction.batchLoops, bounds, base);
   Value firstRow =
       arith::MulIOp::create(builder, loc, block.y, indexMath.constant(rowTile));
   Value firstColumn = arith::MulIOp::create(builder, loc, block.x,
@@ -352,6 +403,12 @@ void stage(const StagedContraction &contraction,
   SmallVector<Value> initial;
   for (int64_t r = 0; r < rowsPerThread; ++r)
     for (int64_t c = 0; c < columnsPerThread; c += run) {
+      // A split's partial sum starts at zero; the output keeps its start.
+      if (splitK) {
+        initial.append(run, arith::ConstantOp::create(
+                                builder, loc, builder.getZeroAttr(outputElement)));
+        continue;
+      }
       if (fill) {
         initial.append(run, fill.getInputs().front());
         continue;
@@ -374,7 +431,7 @@ void stage(const StagedContraction &contraction,
                                           indexMath.constant(kThreadsPerSide)),
                     thread.x);
   ke::BlockPosition position{base, firstRow, firstColumn, linearThread,
-                             kThreadsPerSide * threadRows};
+                             kThreadsPerSide * threadRows, firstK};
   ke::fillReductionTables(
       builder, loc, contraction, slices,
       launch.getWorkgroupAttributions().take_back(tableTypes.size()),
@@ -463,6 +520,16 @@ void stage(const StagedContraction &contraction,
       ValueRange results =
           steps.getResults().slice(r * columnsPerThread + c, run);
       emitGuarded(builder, loc, inside, [&] {
+        // The splits of K add their partial sums into the output.
+        if (splitK) {
+          for (auto [offset, result] : llvm::enumerate(results)) {
+            SmallVector<Value> at(indices);
+            at.back() = indexMath.add(at.back(), int64_t(offset));
+            memref::AtomicRMWOp::create(builder, loc, arith::AtomicRMWKind::addf,
+                                        result, init->get(), at);
+          }
+          return;
+        }
         if (run == 1) {
           memref::StoreOp::create(builder, loc, results.front(), init->get(),
                                   indices);
@@ -489,6 +556,7 @@ struct StageContractionsForGPUPass
     options.sharedTile = this->tile;
     options.warps = this->warps;
     options.stages = this->stages;
+    options.kSplits = this->kSplits;
     ke::GPUSchedule schedule = ke::GPUSchedule::get(getOperation(), options);
     int64_t tile = schedule.sharedTile;
     if (tile == 0)
@@ -537,7 +605,12 @@ struct StageContractionsForGPUPass
           stagingFor(*contraction, stepK, schedule.stages, asyncCopies);
       if (!fitsDevice(*contraction, staging))
         return;
-      contraction->fill = findInitializingFill(op);
+      staging.kSplits =
+          chooseKSplits(*contraction, stepK, schedule.kSplits, fillBlocks);
+      // Split, the output's start (a fill's value) must be there before
+      // the splits add into it: the fill stays.
+      if (staging.kSplits == 1)
+        contraction->fill = findInitializingFill(op);
       staged.emplace_back(*contraction, staging);
     });
     for (auto &[contraction, staging] : staged) {

@@ -1,0 +1,82 @@
+// Split-K in ke-stage-contractions-for-gpu: blocks sharing an output tile,
+// each over its own steps of K, add their partial sums into the output.
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=4}))' | FileCheck %s
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=8}))' | FileCheck %s --check-prefix=FILL
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=1000}))' | FileCheck %s --check-prefix=FLOOR
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8}))' | FileCheck %s --check-prefix=NONE
+
+// A 128x128x512 matmul after a fill, 64x64 tiles (2 x 2 blocks), split in
+// 4 along z: each block walks 8 of the 32 steps of 16, from k = z * 128.
+// The fill stays (the splits add onto it), the accumulators start at
+// zero, and each thread's 16 outputs are added atomically, none stored.
+// CHECK-LABEL: func.func @matmul
+// CHECK:         linalg.fill
+// CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %[[Z:.*]]) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c4{{.*}}) threads
+// CHECK:           %[[SPLIT:.*]] = arith.divui %[[Z]], %c1{{.*}} : index
+// CHECK:           %[[FIRSTK:.*]] = arith.muli %[[SPLIT]], %c128{{.*}} : index
+// CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// The first copies start at the split's first k.
+// CHECK:           arith.addi %[[FIRSTK]], %c0
+// CHECK:           nvgpu.device_async_copy
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %c8{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ZERO]],
+// CHECK-COUNT-16:  memref.atomic_rmw addf %{{.*}}, %arg2[%{{.*}}, %{{.*}}] : (f32, memref<128x128xf32>) -> f32
+// CHECK-NOT:       vector.store
+// CHECK:           gpu.terminator
+// Without a split (the fewest blocks already there, or no fill-blocks):
+// the fill's value starts the accumulators and the outputs are stored.
+// NONE-LABEL: func.func @matmul
+// NONE-NOT:     linalg.fill
+// NONE:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads
+// NONE-NOT:     memref.atomic_rmw
+// NONE:         vector.store
+// Four blocks, eight wanted: two splits.
+// FILL-LABEL: func.func @matmul
+// FILL:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}) threads
+// FILL:         memref.atomic_rmw addf
+// A thousand wanted: no more splits than leave each block 8 steps (4).
+// FLOOR-LABEL: func.func @matmul
+// FLOOR:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c4{{.*}}) threads
+func.func @matmul(%a: memref<128x512xf32>, %b: memref<512x128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x128xf32>)
+  linalg.matmul ins(%a, %b : memref<128x512xf32>, memref<512x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// The function's ke.gpu_k_splits (the search's knob) wins over the option.
+// CHECK-LABEL: func.func @matmul_knob
+// CHECK:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}) threads
+// CHECK:           memref.atomic_rmw addf
+// NONE-LABEL: func.func @matmul_knob
+// NONE:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}) threads
+func.func @matmul_knob(%a: memref<128x512xf32>, %b: memref<512x128xf32>, %c: memref<128x128xf32>) attributes {ke.gpu_k_splits = 2 : i64} {
+  linalg.matmul ins(%a, %b : memref<128x512xf32>, memref<512x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// Two batches split in 2: z = split * 2 + batch.
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %[[Z:.*]]) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c8{{.*}}) threads
+// CHECK:           %[[BATCH:.*]] = arith.remui %[[Z]], %c2{{.*}} : index
+// CHECK:           arith.divui %[[Z]], %c2{{.*}} : index
+// CHECK:           memref.atomic_rmw addf %{{.*}}, %arg2[%[[BATCH]], %{{.*}}, %{{.*}}]
+func.func @batch_matmul(%a: memref<2x64x512xf32>, %b: memref<2x512x64xf32>, %c: memref<2x64x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x64x512xf32>, memref<2x512x64xf32>) outs(%c : memref<2x64x64xf32>)
+  return
+}
+
+// -----
+
+// Three steps of K do not split in 2 or 4: one block per tile.
+// CHECK-LABEL: func.func @odd_steps
+// CHECK:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads
+// CHECK-NOT:       memref.atomic_rmw
+// CHECK:           gpu.terminator
+func.func @odd_steps(%a: memref<128x48xf32>, %b: memref<48x128xf32>, %c: memref<128x128xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x48xf32>, memref<48x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
