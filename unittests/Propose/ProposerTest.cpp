@@ -492,13 +492,21 @@ TEST(ProposerTest, CombinedParentsThatDoNotFitBecomeMutations) {
   }
 }
 
+/// The values one integer knob takes in the GPU space of `shapes`, in
+/// order.
+std::vector<int64_t>
+knobValues(const std::vector<OpShape> &shapes,
+           std::optional<int64_t> Proposal::*knob) {
+  std::vector<int64_t> values;
+  for (const Proposal &proposal : GPUBlockProposer::getSpace(shapes))
+    if (proposal.*knob)
+      values.push_back(*(proposal.*knob));
+  return values;
+}
+
 TEST(GPUProposerTest, TensorCoreTilesOnlyForTensorCoreInputs) {
   auto tensorCoreTiles = [](const std::vector<OpShape> &shapes) {
-    std::vector<int64_t> tiles;
-    for (const Proposal &proposal : GPUBlockProposer::getSpace(shapes))
-      if (proposal.gpuTensorCoreTile)
-        tiles.push_back(*proposal.gpuTensorCoreTile);
-    return tiles;
+    return knobValues(shapes, &Proposal::gpuTensorCoreTile);
   };
   // f32 without TF32 permission: the tensor-core knob would change nothing.
   std::vector<OpShape> shapes = matmulShapes();
@@ -517,11 +525,7 @@ TEST(GPUProposerTest, TensorCoreTilesOnlyForTensorCoreInputs) {
 
 TEST(GPUProposerTest, KSplitsOnlyForContractions) {
   auto kSplits = [](const std::vector<OpShape> &shapes) {
-    std::vector<int64_t> splits;
-    for (const Proposal &proposal : GPUBlockProposer::getSpace(shapes))
-      if (proposal.gpuKSplits)
-        splits.push_back(*proposal.gpuKSplits);
-    return splits;
+    return knobValues(shapes, &Proposal::gpuKSplits);
   };
   // Off (1) and more than the default gives a full grid.
   EXPECT_EQ(kSplits(matmulShapes()), (std::vector<int64_t>{1, 4}));
