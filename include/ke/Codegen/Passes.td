@@ -558,14 +558,35 @@ def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::F
     elements is 256 blocks, not one thread; a batch norm's 32 channels of
     2 x 31 x 31 x 63 are 224. Splitting changes the order of the sum
     (within f32 tolerances); bodies without a combiner that has a neutral
-    element (an argmax) are not split.
+    element are not split.
+
+    A reduction over an outer loop (its innermost loop parallel: a max,
+    product or argmax over the middle dimension) gives each output a thread
+    that walks its column. With fewer than `column-threads` outputs its one
+    reduction loop is split into chunks of at least `min-column-chunk`
+    elements (the most that divide it, up to `column-threads` outputs x
+    chunks, and no more chunks than elements per chunk, so the fold's
+    columns are as short; at least 4 chunks, or none): partial results `[chunks, output...]` (a thread each, reading
+    the input coalesced as before), then the partials folded into the
+    outputs in chunk order. Besides bodies with a combiner, arg reductions
+    split too (`total = max(value, total)`, `index = cmpf ogt(value, total)
+    ? position : index`, as torch-mlir writes argmax and max with indices):
+    the partial positions count along the whole loop and the fold picks the
+    same element a single loop does, ties included. Column sums (and
+    integer max/min) are not split here: `ke-distribute-reductions-for-gpu`
+    spreads them over threads with atomics in one launch.
   }];
   let options = [
     Option<"blocks", "blocks", "int64_t", "256",
            "Thread blocks a reduction with few outputs is spread over"
            " (about two per SM of an H100)">,
     Option<"minChunk", "min-chunk", "int64_t", "1024",
-           "Fewest elements of the reduction per chunk">
+           "Fewest elements of the reduction per chunk">,
+    Option<"columnThreads", "column-threads", "int64_t", "131072",
+           "Threads (outputs x chunks) a reduction over an outer loop is "
+           "spread over">,
+    Option<"minColumnChunk", "min-column-chunk", "int64_t", "32",
+           "Fewest elements of an outer reduction loop per chunk">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -70,6 +70,22 @@ mlir::FailureOr<mlir::linalg::SplitReductionResult>
 splitInnermostReductionLoop(mlir::RewriterBase &rewriter,
                             mlir::linalg::LinalgOp op, int64_t chunks,
                             bool chunkInnermost = false);
+
+/// Splits the one reduction loop of `op`, wherever it lies (also a reduction
+/// over an outer dimension, each output a column), into `chunks` chunks: a
+/// partial op whose chunk is a parallel loop (outermost in its results,
+/// [chunks, output...]) and an op folding the partials into the original
+/// outputs, chunk by chunk, which reduces over an outer loop too. The body
+/// folds one value in with a combiner that has a neutral element, or is an
+/// arg reduction: that and `index = cmpf(value, total) ? position : index`
+/// with the position read by linalg.index of the loop (torch's max with
+/// indices, argmax), whose partials keep positions along the whole loop.
+/// Needs a linalg.generic on tensors with static bounds and
+/// projected-permutation maps (kept dimensions, constant zeros, allowed);
+/// the loop's length a multiple of `chunks`.
+mlir::FailureOr<mlir::linalg::SplitReductionResult>
+splitReductionLoop(mlir::RewriterBase &rewriter,
+                        mlir::linalg::LinalgOp op, int64_t chunks);
 } // namespace ke
 
 #endif // KE_CODEGEN_REDUCTIONLOOPS_H

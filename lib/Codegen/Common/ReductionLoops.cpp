@@ -246,3 +246,226 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
                                       cast<linalg::LinalgOp>(
                                           folded.getOperation())};
 }
+
+namespace {
+/// How the partial results of a reduction fold into its outputs: one
+/// combiner with a neutral element (`total = combiner(value, total)`), or an
+/// arg reduction's pair (`total = combiner(value, total)` and `index =
+/// cmpf(value, total) ? position : index`, torch's max with indices and
+/// argmax), whose partial positions are those of the whole loop.
+struct ReductionFold {
+  Operation *combiner = nullptr;
+  /// The value the combiner folds in (the body's reading of the inputs).
+  Value value;
+  /// Arg reductions only: the comparison choosing the position, and the
+  /// position (the split loop's linalg.index) and its cast to the result.
+  arith::CmpFOp compare;
+  linalg::IndexOp position;
+};
+
+/// The fold of `op`'s body when it is one of the two kinds above, reducing
+/// over `loop` only; nothing otherwise.
+std::optional<ReductionFold> matchReductionFold(linalg::GenericOp op,
+                                                unsigned loop) {
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  SmallVector<BlockArgument> outputs(op.getRegionOutputArgs());
+  if (yield.getNumOperands() != outputs.size() || outputs.empty() ||
+      outputs.size() > 2)
+    return std::nullopt;
+  ReductionFold fold;
+  fold.combiner = yield.getOperand(0).getDefiningOp();
+  BlockArgument total = outputs[0];
+  if (!fold.combiner || fold.combiner->getBlock() != body ||
+      fold.combiner->getNumOperands() != 2 ||
+      fold.combiner->getNumResults() != 1 ||
+      !arith::getNeutralElement(fold.combiner))
+    return std::nullopt;
+  if (fold.combiner->getOperand(0) == total)
+    fold.value = fold.combiner->getOperand(1);
+  else if (fold.combiner->getOperand(1) == total)
+    fold.value = fold.combiner->getOperand(0);
+  if (!fold.value || fold.value == total)
+    return std::nullopt;
+  SmallVector<linalg::IndexOp> indices(body->getOps<linalg::IndexOp>());
+  if (outputs.size() == 1)
+    return indices.empty() && total.hasOneUse() ? std::optional(fold)
+                                                : std::nullopt;
+  // index = cmpf(value, total) ? cast(linalg.index loop) : index
+  auto select = yield.getOperand(1).getDefiningOp<arith::SelectOp>();
+  if (!select || select->getBlock() != body ||
+      select.getFalseValue() != outputs[1] || !outputs[1].hasOneUse())
+    return std::nullopt;
+  fold.compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
+  if (!fold.compare || fold.compare->getBlock() != body ||
+      fold.compare.getLhs() != fold.value || fold.compare.getRhs() != total ||
+      !fold.compare->hasOneUse())
+    return std::nullopt;
+  Value position = select.getTrueValue();
+  if (auto cast = position.getDefiningOp<arith::IndexCastOp>())
+    position = cast.getIn();
+  fold.position = position.getDefiningOp<linalg::IndexOp>();
+  if (!fold.position || fold.position.getDim() != loop ||
+      indices.size() != 1 ||
+      llvm::any_of(total.getUsers(), [&](Operation *user) {
+        return user != fold.combiner && user != fold.compare;
+      }))
+    return std::nullopt;
+  return fold;
+}
+} // namespace
+
+FailureOr<linalg::SplitReductionResult>
+ke::splitReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
+                            int64_t chunks) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  // Kept dimensions (torch's keepdim) read as constant zeros.
+  if (!generic || !op.hasPureTensorSemantics() || reductions.size() != 1 ||
+      chunks < 2 ||
+      !llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+      }))
+    return failure();
+  unsigned loop = reductions.front();
+  unsigned numLoops = op.getNumLoops();
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (llvm::any_of(bounds, ShapedType::isDynamic) ||
+      bounds[loop] % chunks != 0 || bounds[loop] == chunks)
+    return failure();
+  std::optional<ReductionFold> fold = matchReductionFold(generic, loop);
+  if (!fold)
+    return failure();
+  int64_t chunkLength = bounds[loop] / chunks;
+
+  Location loc = op.getLoc();
+  MLIRContext *context = op.getContext();
+  rewriter.setInsertionPoint(op);
+  // The partial op's loops: the split loop becomes (chunk, element), the
+  // loops after it move one place out.
+  SmallVector<AffineExpr> shifted;
+  for (unsigned dim = 0; dim < numLoops; ++dim)
+    shifted.push_back(getAffineDimExpr(dim <= loop ? dim : dim + 1, context));
+  AffineExpr chunk = getAffineDimExpr(loop, context);
+  AffineExpr element = getAffineDimExpr(loop + 1, context);
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    Value value = input->get();
+    std::optional<unsigned> position =
+        map.getResultPosition(getAffineDimExpr(loop, context));
+    if (position) {
+      auto type = dyn_cast<RankedTensorType>(value.getType());
+      if (!type)
+        return failure();
+      SmallVector<ReassociationIndices> groups;
+      SmallVector<int64_t> shape;
+      for (unsigned dim = 0, e = type.getRank(); dim < e; ++dim) {
+        groups.emplace_back();
+        groups.back().push_back(shape.size());
+        if (dim != *position) {
+          shape.push_back(type.getDimSize(dim));
+          continue;
+        }
+        groups.back().push_back(shape.size() + 1);
+        shape.append({chunks, chunkLength});
+      }
+      value = tensor::ExpandShapeOp::create(
+          rewriter, loc, RankedTensorType::get(shape, type.getElementType()),
+          value, groups);
+    }
+    SmallVector<AffineExpr> results;
+    for (AffineExpr result : map.getResults()) {
+      if (result == getAffineDimExpr(loop, context)) {
+        results.append({chunk, element});
+        continue;
+      }
+      results.push_back(result.replaceDims(shifted));
+    }
+    inputs.push_back(value);
+    maps.push_back(AffineMap::get(numLoops + 1, 0, results, context));
+  }
+  // The partials: [chunks, output...], chunk outermost so that neighbouring
+  // outputs' partials of one chunk are neighbours in memory.
+  SmallVector<Value> partialInits;
+  SmallVector<Type> partialTypes;
+  for (auto [number, init] : llvm::enumerate(op.getDpsInits())) {
+    auto type = cast<RankedTensorType>(init.getType());
+    SmallVector<int64_t> shape = {chunks};
+    llvm::append_range(shape, type.getShape());
+    Type element = type.getElementType();
+    TypedAttr start = number == 0 ? *arith::getNeutralElement(fold->combiner)
+                                  : rewriter.getZeroAttr(element);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, shape, element);
+    Value startValue = arith::ConstantOp::create(rewriter, loc, start);
+    partialInits.push_back(
+        linalg::FillOp::create(rewriter, loc, startValue, empty).getResult(0));
+    partialTypes.push_back(partialInits.back().getType());
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInitOperand(number));
+    SmallVector<AffineExpr> results = {chunk};
+    for (AffineExpr result : map.getResults())
+      results.push_back(result.replaceDims(shifted));
+    maps.push_back(AffineMap::get(numLoops + 1, 0, results, context));
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.insert(iterators.begin() + loop, utils::IteratorType::parallel);
+  auto partial = linalg::GenericOp::create(rewriter, loc, partialTypes, inputs,
+                                           partialInits, maps, iterators);
+  IRMapping bodyMapping;
+  generic.getRegion().cloneInto(&partial.getRegion(), bodyMapping);
+  // Positions along the whole loop: chunk * length + element.
+  if (fold->position) {
+    auto position =
+        cast<linalg::IndexOp>(bodyMapping.lookup(fold->position.getOperation()));
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(position);
+    Value chunkIndex = linalg::IndexOp::create(rewriter, loc, loop);
+    Value elementIndex = linalg::IndexOp::create(rewriter, loc, loop + 1);
+    Value length = arith::ConstantIndexOp::create(rewriter, loc, chunkLength);
+    Value whole = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(rewriter, loc, chunkIndex, length), elementIndex);
+    rewriter.replaceOp(position, whole);
+  }
+
+  // The partials folded into the outputs, chunk by chunk in order (an arg
+  // reduction keeps the first position of equal values, as one loop does).
+  unsigned rank =
+      cast<RankedTensorType>(op.getDpsInits()[0].getType()).getRank();
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank + 1);
+  AffineMap dropChunk = identity.dropResult(0);
+  SmallVector<AffineMap> foldMaps(partialTypes.size(), identity);
+  foldMaps.append(partialTypes.size(), dropChunk);
+  SmallVector<utils::IteratorType> foldIterators(rank + 1,
+                                                 utils::IteratorType::parallel);
+  foldIterators.front() = utils::IteratorType::reduction;
+  auto folded = linalg::GenericOp::create(
+      rewriter, loc, op->getResultTypes(), partial.getResults(),
+      op.getDpsInits(), foldMaps, foldIterators,
+      [&](OpBuilder &nested, Location nestedLoc, ValueRange arguments) {
+        unsigned results = partialTypes.size();
+        Value value = arguments[0], total = arguments[results];
+        IRMapping mapping;
+        mapping.map(fold->value, value);
+        mapping.map(op.getRegionOutputArgs()[0], total);
+        SmallVector<Value> yielded = {
+            nested.clone(*fold->combiner, mapping)->getResult(0)};
+        if (fold->compare) {
+          Value better =
+              nested.clone(*fold->compare, mapping)->getResult(0);
+          yielded.push_back(arith::SelectOp::create(
+              nested, nestedLoc, better, arguments[1], arguments[3]));
+        }
+        linalg::YieldOp::create(nested, nestedLoc, yielded);
+      });
+  rewriter.replaceOp(op, folded.getResults());
+  return linalg::SplitReductionResult{
+      partialInits.front().getDefiningOp<linalg::FillOp>()
+          .getOutputs()[0]
+          .getDefiningOp(),
+      partialInits.front().getDefiningOp<linalg::FillOp>(),
+      cast<linalg::LinalgOp>(partial.getOperation()),
+      cast<linalg::LinalgOp>(folded.getOperation())};
+}

@@ -9,6 +9,7 @@
 #include "ke/Codegen/Passes.h"
 #include "ke/Codegen/ReductionLoops.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -28,12 +29,52 @@ struct SplitReductionsForGPUPass
     : ke::impl::KeSplitReductionsForGPUBase<SplitReductionsForGPUPass> {
   using Base::Base;
 
+  /// A reduction along an outer loop gives each output one thread, which
+  /// walks its column: an argmax over the middle dimension of 2 x 1024 x 2047
+  /// is 4094 threads reading 16 MB, far too few to keep the memory busy. Its
+  /// loop is split into chunks of at least `min-column-chunk` elements until
+  /// outputs x chunks reach `column-threads`, and into no more chunks than
+  /// each has elements: the fold walks the chunks of each column the same
+  /// way (a column sum of 65536 x 4 in 2048 chunks would leave 4 threads
+  /// 2048 partials each; in 256, 256).
+  /// Fewer chunks would not pay for the fold's extra launch (a min over 64
+  /// channels of 2 x 126 x 126 pixels, 31752 threads already, in 2).
+  static constexpr int64_t kFewestColumnChunks = 4;
+
+  /// Column sums (and integer max/min) are left to
+  /// `ke-distribute-reductions-for-gpu`, which spreads them over threads
+  /// already, each adding its chunk with an atomic, in one launch.
+  void splitColumns(RewriterBase &rewriter, linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() != 1)
+      return;
+    if (op->getNumResults() == 1 &&
+        isa_and_nonnull<arith::AddFOp, arith::AddIOp, arith::MaxSIOp,
+                        arith::MinSIOp>(op.getBlock()
+                                            ->getTerminator()
+                                            ->getOperand(0)
+                                            .getDefiningOp()))
+      return;
+    SmallVector<unsigned> reductions;
+    op.getReductionDims(reductions);
+    int64_t outputs = ke::getNumOutputElements(op);
+    int64_t length = op.getStaticLoopRanges()[reductions.front()];
+    for (int64_t count = std::min(columnThreads / std::max<int64_t>(outputs, 1),
+                                  length / minColumnChunk);
+         count >= kFewestColumnChunks; --count)
+      if (length % count == 0 && count * count <= length) {
+        (void)ke::splitReductionLoop(rewriter, op, count);
+        return;
+      }
+  }
+
   void runOnOperation() override {
-    if (blocks < 2 || minChunk < 1) {
+    if (blocks < 2 || minChunk < 1 || columnThreads < 1 || minColumnChunk < 1) {
       getOperation()->emitError()
           << "ke-split-reductions-for-gpu: blocks must be at least 2 and "
-             "min-chunk positive (got "
-          << blocks.getValue() << " and " << minChunk.getValue() << ")";
+             "min-chunk, column-threads and min-column-chunk positive (got "
+          << blocks.getValue() << ", " << minChunk.getValue() << ", "
+          << columnThreads.getValue() << " and " << minColumnChunk.getValue()
+          << ")";
       return signalPassFailure();
     }
     SmallVector<linalg::LinalgOp> reductions;
@@ -51,8 +92,10 @@ struct SplitReductionsForGPUPass
               ke::collapseInnermostReductionLoops(rewriter, op))
         op = collapsed;
       SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-      if (iterators.back() != utils::IteratorType::reduction)
+      if (iterators.back() != utils::IteratorType::reduction) {
+        splitColumns(rewriter, op);
         continue;
+      }
       int64_t outputs = ke::getNumOutputElements(op);
       int64_t length = op.getStaticLoopRanges().back();
       int64_t total = ke::getReductionLength(op);
@@ -70,7 +113,11 @@ struct SplitReductionsForGPUPass
         }
       if (chunks < 2)
         continue;
-      (void)ke::splitInnermostReductionLoop(rewriter, op, chunks);
+      // An arg reduction has no neutral pair to start partials from in
+      // place; its partials keep positions instead.
+      if (failed(ke::splitInnermostReductionLoop(rewriter, op, chunks)) &&
+          op->getNumResults() == 2)
+        (void)ke::splitReductionLoop(rewriter, op, chunks);
     }
   }
 };

@@ -1,8 +1,9 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{blocks=64 min-chunk=4096}))' | FileCheck %s --check-prefix=FEWER
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{blocks=1}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{column-threads=1}))' | FileCheck %s --check-prefix=NOCOLUMNS
 
-// BAD: ke-split-reductions-for-gpu: blocks must be at least 2 and min-chunk positive (got 1 and 1024)
+// BAD: ke-split-reductions-for-gpu: blocks must be at least 2 and min-chunk, column-threads and min-column-chunk positive (got 1, 1024, 131072 and 32)
 
 // A sum of squares over a whole 4x64x1024 tensor: its three reduction
 // loops collapse into one of 262144, split into 256 chunks of 1024 (one
@@ -58,8 +59,9 @@ func.func @channel_sums(%x: tensor<4x64x64x64xf32>, %init: tensor<4x64xf32>) -> 
 
 // -----
 
-// A reduction along an outer loop (a column sum) is not the row path's:
-// left alone.
+// A reduction along an outer loop (a column sum) is not the row path's, and
+// its combiner has an atomic: ke-distribute-reductions-for-gpu spreads it
+// over threads itself. Left alone.
 // CHECK-LABEL: func.func @column_sum
 // CHECK-NOT:     tensor.expand_shape
 // CHECK:         iterator_types = ["reduction", "parallel"]
@@ -128,12 +130,23 @@ func.func @scaled_mean(%x: tensor<16x24x22x30x30xf32>, %scale: tensor<24xf32>, %
 
 // -----
 
-// An argmax has no combiner with a neutral element to start partials
-// from (two results): not split.
-// CHECK-LABEL: func.func @argmax_not_split
-// CHECK-NOT:     tensor.expand_shape
-// CHECK:         iterator_types = ["parallel", "reduction"]
-func.func @argmax_not_split(%x: tensor<4x65536xf32>, %m: tensor<4xf32>, %i: tensor<4xi64>) -> tensor<4xi64> {
+// An argmax over a row with few outputs: no neutral pair to start partials
+// from in place, so its partials keep positions along the whole row
+// (chunk * 1024 + element) and are folded in chunk order.
+// CHECK-LABEL: func.func @row_argmax
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, 64, 1024]
+// CHECK:         %[[PART:.*]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:           %[[CHUNK:.*]] = linalg.index 1 : index
+// CHECK:           %[[ELEMENT:.*]] = linalg.index 2 : index
+// CHECK:           %[[START:.*]] = arith.muli %[[CHUNK]], %c1024
+// CHECK:           arith.addi %[[START]], %[[ELEMENT]] : index
+// CHECK:         } -> (tensor<64x4xf32>, tensor<64x4xi64>)
+// CHECK:         linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]} ins(%[[PART]]#0, %[[PART]]#1 : tensor<64x4xf32>, tensor<64x4xi64>)
+// CHECK:         ^bb0(%[[V:.*]]: f32, %[[I:.*]]: i64, %[[TV:.*]]: f32, %[[TI:.*]]: i64):
+// CHECK:           arith.maximumf %[[V]], %[[TV]]
+// CHECK:           %[[GT:.*]] = arith.cmpf ogt, %[[V]], %[[TV]]
+// CHECK:           arith.select %[[GT]], %[[I]], %[[TI]] : i64
+func.func @row_argmax(%x: tensor<4x65536xf32>, %m: tensor<4xf32>, %i: tensor<4xi64>) -> tensor<4xi64> {
   %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
       ins(%x : tensor<4x65536xf32>) outs(%m, %i : tensor<4xf32>, tensor<4xi64>) {
   ^bb0(%in: f32, %acc: f32, %idx: i64):
@@ -145,4 +158,81 @@ func.func @argmax_not_split(%x: tensor<4x65536xf32>, %m: tensor<4xf32>, %i: tens
     linalg.yield %new, %sel : f32, i64
   } -> (tensor<4xf32>, tensor<4xi64>)
   return %r#1 : tensor<4xi64>
+}
+
+// -----
+
+// An argmax over the middle dimension (torch's argmax(dim=1)): one thread
+// per output would be 2 x 2047 threads walking columns of 1024. Split into
+// 32 chunks of 32 (131072 threads / 4094 outputs, at least 32 elements
+// each): partials [32, 2, 2047], the input read as before along its last
+// dimension. Without column splits (column-threads=1) it stays whole.
+// CHECK-LABEL: func.func @column_argmax
+// CHECK:         %[[X:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3]] output_shape [2, 32, 32, 2047]
+// CHECK:         %[[PART:.*]]:2 = linalg.generic {indexing_maps = [#[[IN:.*]], #[[OUT:.*]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%[[X]] : tensor<2x32x32x2047xf32>)
+// CHECK:           arith.muli %{{.*}}, %c32
+// CHECK:         } -> (tensor<32x2x2047xf32>, tensor<32x2x2047xi64>)
+// CHECK:         linalg.generic {{.*}}iterator_types = ["reduction", "parallel", "parallel"]} ins(%[[PART]]#0, %[[PART]]#1 : tensor<32x2x2047xf32>, tensor<32x2x2047xi64>) outs(%arg1, %arg2 : tensor<2x2047xf32>, tensor<2x2047xi64>)
+// CHECK:           arith.select
+// NOCOLUMNS-LABEL: func.func @column_argmax
+// NOCOLUMNS-NOT:   tensor.expand_shape
+// NOCOLUMNS:       iterator_types = ["parallel", "reduction", "parallel"]
+func.func @column_argmax(%x: tensor<2x1024x2047xf32>, %m: tensor<2x2047xf32>, %i: tensor<2x2047xi64>) -> tensor<2x2047xi64> {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<2x1024x2047xf32>) outs(%m, %i : tensor<2x2047xf32>, tensor<2x2047xi64>) {
+  ^bb0(%in: f32, %acc: f32, %idx: i64):
+    %k = linalg.index 1 : index
+    %k64 = arith.index_cast %k : index to i64
+    %new = arith.maximumf %in, %acc : f32
+    %gt = arith.cmpf ogt, %in, %acc : f32
+    %sel = arith.select %gt, %k64, %idx : i64
+    linalg.yield %new, %sel : f32, i64
+  } -> (tensor<2x2047xf32>, tensor<2x2047xi64>)
+  return %r#1 : tensor<2x2047xi64>
+}
+
+// -----
+
+// A max over the middle dimension with the dimension kept (torch's
+// keepdim, a constant 0 in the output's map; a float max has no atomic for
+// ke-distribute-reductions-for-gpu's column path): partials [32, 2, 1, 2047]
+// from the neutral -inf, folded in chunk order.
+// CHECK-LABEL: func.func @column_max_keepdim
+// CHECK:         arith.constant 0xFF800000 : f32
+// CHECK:         linalg.fill {{.*}} -> tensor<32x2x1x2047xf32>
+// CHECK:         linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+// CHECK:         } -> tensor<32x2x1x2047xf32>
+// CHECK:         linalg.generic {{.*}}iterator_types = ["reduction", "parallel", "parallel", "parallel"]
+// CHECK:           arith.maximumf
+// CHECK:         } -> tensor<2x1x2047xf32>
+func.func @column_max_keepdim(%x: tensor<2x1024x2047xf32>, %init: tensor<2x1x2047xf32>) -> tensor<2x1x2047xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, 0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<2x1024x2047xf32>) outs(%init : tensor<2x1x2047xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.maximumf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<2x1x2047xf32>
+  return %r : tensor<2x1x2047xf32>
+}
+
+// -----
+
+// An arg reduction comparing another value than the one it folds in (the
+// partial maxima would not say which position won): not split.
+// CHECK-LABEL: func.func @mismatched_argmax_not_split
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         iterator_types = ["parallel", "reduction", "parallel"]
+func.func @mismatched_argmax_not_split(%x: tensor<2x1024x2047xf32>, %m: tensor<2x2047xf32>, %i: tensor<2x2047xi64>) -> tensor<2x2047xi64> {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<2x1024x2047xf32>) outs(%m, %i : tensor<2x2047xf32>, tensor<2x2047xi64>) {
+  ^bb0(%in: f32, %acc: f32, %idx: i64):
+    %k = linalg.index 1 : index
+    %k64 = arith.index_cast %k : index to i64
+    %neg = arith.negf %in : f32
+    %new = arith.maximumf %in, %acc : f32
+    %gt = arith.cmpf ogt, %neg, %acc : f32
+    %sel = arith.select %gt, %k64, %idx : i64
+    linalg.yield %new, %sel : f32, i64
+  } -> (tensor<2x2047xf32>, tensor<2x2047xi64>)
+  return %r#1 : tensor<2x2047xi64>
 }
