@@ -220,6 +220,17 @@ void copyStep(OpBuilder &builder, Location loc,
       alongInside = indexMath.below(along, sideExtent);
     if (contraction.depth % stepK != 0 || staging.stages > 1)
       kInside = indexMath.below(k, contraction.depth);
+    // A split block's last stages - 1 prefetches would copy the next
+    // block's part of K, which it never reads: its copies end with its own
+    // steps (a quarter of its loads at 8 steps and 3 stages).
+    if (block.firstK && staging.stages > 1) {
+      Value end = indexMath.add(
+          block.firstK,
+          staging.stepsPerBlock(contraction.depth) * stepK);
+      kInside = indexMath.both(
+          kInside, arith::CmpIOp::create(builder, loc,
+                                         arith::CmpIPredicate::ult, k, end));
+    }
     Value inside = indexMath.both(alongInside, kInside);
     Value zero = indexMath.constant(0);
     // Indices outside are clamped to 0: a copy of no elements still names

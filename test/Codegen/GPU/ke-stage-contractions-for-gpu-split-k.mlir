@@ -15,8 +15,12 @@
 // CHECK:           %[[SPLIT:.*]] = arith.divui %[[Z]], %c1{{.*}} : index
 // CHECK:           %[[FIRSTK:.*]] = arith.muli %[[SPLIT]], %c128{{.*}} : index
 // CHECK:           %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
-// The first copies start at the split's first k.
+// The first copies start at the split's first k; copies end with the
+// split's own 128 elements of K (its last prefetches copy nothing).
 // CHECK:           arith.addi %[[FIRSTK]], %c0
+// CHECK:           %[[END:.*]] = arith.addi %[[FIRSTK]], %c128{{.*}} : index
+// CHECK:           %[[OWN:.*]] = arith.cmpi ult, %{{.*}}, %[[END]] : index
+// CHECK:           arith.andi %{{.*}}, %[[OWN]] : i1
 // CHECK:           nvgpu.device_async_copy
 // CHECK:           scf.for %{{.*}} = %{{.*}} to %c8{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ZERO]],
 // CHECK-COUNT-16:  memref.atomic_rmw addf %{{.*}}, %arg2[%{{.*}}, %{{.*}}] : (f32, memref<128x128xf32>) -> f32
