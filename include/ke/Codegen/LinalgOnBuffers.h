@@ -13,10 +13,11 @@
 
 namespace ke::detail {
 
-/// The linalg.fill of `op`'s output right before it: same buffer, same
-/// block, no use of the buffer in between and no views of it (which could
-/// alias). A rewrite may start from its value and erase it.
-mlir::linalg::FillOp findInitializingFill(mlir::linalg::LinalgOp op);
+/// The linalg.fill of `op`'s output number `init` right before it: same
+/// buffer, same block, no use of the buffer in between and no views of it
+/// (which could alias). A rewrite may start from its value and erase it.
+mlir::linalg::FillOp findInitializingFill(mlir::linalg::LinalgOp op,
+                                          unsigned init = 0);
 
 /// The indices `map` gives at `ivs`: the iv itself for a plain loop, an
 /// affine.apply otherwise.

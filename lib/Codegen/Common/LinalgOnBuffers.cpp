@@ -7,8 +7,9 @@
 
 using namespace mlir;
 
-linalg::FillOp ke::detail::findInitializingFill(linalg::LinalgOp op) {
-  Value buffer = op.getDpsInitOperand(0)->get();
+linalg::FillOp ke::detail::findInitializingFill(linalg::LinalgOp op,
+                                                unsigned init) {
+  Value buffer = op.getDpsInitOperand(init)->get();
   Type element = getElementTypeOrSelf(buffer.getType());
   linalg::FillOp fill;
   for (Operation *previous = op->getPrevNode(); previous && !fill;

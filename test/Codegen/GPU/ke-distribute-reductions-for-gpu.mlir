@@ -534,6 +534,38 @@ func.func @argmax(%x: memref<2x1024x100xf32>, %max: memref<2x100xf32>, %idx: mem
 
 // -----
 
+// An argmax whose two outputs are filled right before it (as torch-mlir
+// writes it): each output starts from its own fill's value in registers,
+// and both fills (two launches) go away.
+// CHECK-LABEL: func.func @filled_argmax
+// CHECK-NOT:     linalg.fill
+// CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0 : i64
+// CHECK:         scf.parallel
+// CHECK-NOT:       memref.load %arg1
+// CHECK-NOT:       memref.load %arg2
+// CHECK:           scf.for {{.*}} iter_args(%{{.*}} = %[[NEGINF]], %{{.*}} = %[[ZERO]]) -> (f32, i64)
+// CHECK-NOT:     linalg.fill
+func.func @filled_argmax(%x: memref<2x1024x100xf32>, %max: memref<2x100xf32>, %idx: memref<2x100xi64>) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i64
+  linalg.fill ins(%zero : i64) outs(%idx : memref<2x100xi64>)
+  linalg.fill ins(%neg_inf : f32) outs(%max : memref<2x100xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<2x1024x100xf32>) outs(%max, %idx : memref<2x100xf32>, memref<2x100xi64>) {
+  ^bb0(%in: f32, %m: f32, %i: i64):
+    %k = linalg.index 1 : index
+    %k64 = arith.index_cast %k : index to i64
+    %new = arith.maximumf %in, %m : f32
+    %gt = arith.cmpf ogt, %in, %m : f32
+    %sel = arith.select %gt, %k64, %i : i64
+    linalg.yield %new, %sel : f32, i64
+  }
+  return
+}
+
+// -----
+
 // A reduction to a scalar (a loss's mean over the batch) is one row: one
 // block of threads (1024, the most, for 4096 elements) striding over it,
 // then an all-reduce; not one thread.

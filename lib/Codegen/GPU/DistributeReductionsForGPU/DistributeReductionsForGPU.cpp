@@ -85,18 +85,18 @@ struct DistributeReductionsForGPUPass
         accumulated.push_back(*reduction);
     });
     // Column sums add atomically into the filled output: they keep it.
-    auto useFill = [](RowReduction &reduction) {
-      if (linalg::FillOp fill = findInitializingFill(reduction.op)) {
-        reduction.fill = fill;
-        reduction.fillValue = fill.getInputs().front();
-      }
+    // Register accumulation starts each output (an argmax's two) from its
+    // own fill.
+    auto useFills = [](RowReduction &reduction) {
+      for (unsigned init = 0, e = reduction.op.getNumDpsInits(); init < e;
+           ++init)
+        reduction.fills.push_back(findInitializingFill(reduction.op, init));
     };
     for (RowReduction &reduction : distributed)
       if (reduction.isRow())
-        useFill(reduction);
+        useFills(reduction);
     for (RowReduction &reduction : accumulated)
-      if (reduction.combiner)
-        useFill(reduction);
+      useFills(reduction);
     for (const RowReduction &reduction : distributed) {
       linalg::LinalgOp op = reduction.op;
       if (reduction.isRow() && op.getNumParallelLoops() > 0 &&
@@ -111,8 +111,9 @@ struct DistributeReductionsForGPUPass
       accumulateInRegisters(reduction, outputsPerThread);
     for (const RowReduction &reduction :
          llvm::concat<const RowReduction>(distributed, accumulated))
-      if (reduction.fill)
-        reduction.fill->erase();
+      for (linalg::FillOp fill : reduction.fills)
+        if (fill)
+          fill->erase();
   }
 };
 } // namespace

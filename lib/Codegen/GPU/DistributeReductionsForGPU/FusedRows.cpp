@@ -201,8 +201,7 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
     for (auto [op, reduction] : llvm::zip(run.ops, run.reductions))
       if (reduction)
         if (linalg::FillOp fill = findInitializingFill(op)) {
-          reduction->fill = fill;
-          reduction->fillValue = fill.getInputs().front();
+          reduction->fills.assign({fill});
           run.fills.push_back(fill);
         }
     bool strayFill = false;
@@ -374,10 +373,9 @@ void distributeFusedRows(const FusedRows &run, int64_t threadLimit) {
     outputIvs.push_back(constant(0));
     SmallVector<Value> indices =
         applyMap(builder, loc, op.getMatchingIndexingMap(init), outputIvs);
-    Value old = reduction->fill
-                    ? reduction->fillValue
-                    : memref::LoadOp::create(builder, loc, init->get(), indices)
-                          .getResult();
+    Value old = reduction->fillValue();
+    if (!old)
+      old = memref::LoadOp::create(builder, loc, init->get(), indices);
     Value total = gpu::AllReduceOp::create(
         builder, loc, loop.getResult(0),
         gpu::AllReduceOperationAttr::get(builder.getContext(), reduction->kind),

@@ -49,11 +49,16 @@ struct RowReduction {
   unsigned reductionLoop = 0;
   unsigned numLoops = 0;
   bool isRow() const { return reductionLoop + 1 == numLoops; }
-  /// The linalg.fill that initializes the output just before the op: the
-  /// rewrite starts from its value and the fill (a kernel launch of its
-  /// own) goes away.
-  mlir::Operation *fill = nullptr;
-  mlir::Value fillValue;
+  /// The linalg.fill that initializes each output just before the op (null
+  /// where there is none): the rewrite starts from its value and the fill
+  /// (a kernel launch of its own) goes away.
+  llvm::SmallVector<mlir::linalg::FillOp, 1> fills;
+  /// The value output `init` starts from: its fill's, or null (read it).
+  mlir::Value fillValue(unsigned init = 0) const {
+    if (init >= fills.size() || !fills[init])
+      return {};
+    return mlir::linalg::FillOp(fills[init]).getInputs().front();
+  }
 };
 
 /// The atomic that folds a partial into the output like `combiner`, for

@@ -117,12 +117,12 @@ void accumulateInRegisters(const RowReduction &reduction,
             outputIndices.push_back(
                 applyMap(nested, nestedLoc, op.getMatchingIndexingMap(&init),
                          merge(point, reductionZeros)));
-            initial.push_back(
-                reduction.fill
-                    ? reduction.fillValue
-                    : memref::LoadOp::create(nested, nestedLoc, init.get(),
-                                             outputIndices.back())
-                          .getResult());
+            Value start = reduction.fillValue(init.getOperandNumber() -
+                                              op.getNumDpsInputs());
+            if (!start)
+              start = memref::LoadOp::create(nested, nestedLoc, init.get(),
+                                             outputIndices.back());
+            initial.push_back(start);
           }
         scf::LoopNest nest = scf::buildLoopNest(
             nested, nestedLoc, reductionZeros, reductionUpper, reductionOnes,

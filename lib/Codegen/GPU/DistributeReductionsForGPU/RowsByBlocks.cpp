@@ -73,10 +73,9 @@ void distribute(const RowReduction &reduction, int64_t threadLimit) {
     SmallVector<Value> outputIvs = interleaveIvs(op, ivs, zeros);
     SmallVector<Value> indices =
         applyMap(builder, loc, op.getMatchingIndexingMap(init), outputIvs);
-    Value old = reduction.fill
-                    ? reduction.fillValue
-                    : memref::LoadOp::create(builder, loc, init->get(), indices)
-                          .getResult();
+    Value old = reduction.fillValue();
+    if (!old)
+      old = memref::LoadOp::create(builder, loc, init->get(), indices);
     Value folded = combine(builder, reduction, old, total);
     memref::StoreOp::create(builder, loc, folded, init->get(), indices);
   }

@@ -91,10 +91,9 @@ void distributeByWarps(const RowReduction &reduction, int64_t rowsPerBlock) {
   SmallVector<Value> indices =
       applyMap(builder, loc, op.getMatchingIndexingMap(init),
                interleaveIvs(op, rowIvs, zeros));
-  Value old = reduction.fill
-                  ? reduction.fillValue
-                  : memref::LoadOp::create(builder, loc, init->get(), indices)
-                        .getResult();
+  Value old = reduction.fillValue();
+  if (!old)
+    old = memref::LoadOp::create(builder, loc, init->get(), indices);
   memref::StoreOp::create(builder, loc, combine(builder, reduction, old, total),
                           init->get(), indices);
   builder.setInsertionPointToEnd(&launch.getBody().front());
