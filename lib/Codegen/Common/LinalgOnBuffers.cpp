@@ -10,6 +10,10 @@ using namespace mlir;
 linalg::FillOp ke::detail::findInitializingFill(linalg::LinalgOp op,
                                                 unsigned init) {
   Value buffer = op.getDpsInitOperand(init)->get();
+  // Read as an input too, the buffer's filled values would be needed.
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() == buffer)
+      return {};
   Type element = getElementTypeOrSelf(buffer.getType());
   linalg::FillOp fill;
   for (Operation *previous = op->getPrevNode(); previous && !fill;

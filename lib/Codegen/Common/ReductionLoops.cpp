@@ -301,6 +301,18 @@ std::optional<ReductionFold> matchReductionFold(linalg::GenericOp op,
       fold.compare.getLhs() != fold.value || fold.compare.getRhs() != total ||
       !fold.compare->hasOneUse())
     return std::nullopt;
+  // The position follows the value the combiner keeps: a max taken where
+  // the value is greater, a min where it is less. (maxnumf and minnumf
+  // start from NaN, which no comparison passes: not these.)
+  arith::CmpFPredicate predicate = fold.compare.getPredicate();
+  bool keepsGreater = isa<arith::MaximumFOp>(fold.combiner) &&
+                      (predicate == arith::CmpFPredicate::OGT ||
+                       predicate == arith::CmpFPredicate::OGE);
+  bool keepsLess = isa<arith::MinimumFOp>(fold.combiner) &&
+                   (predicate == arith::CmpFPredicate::OLT ||
+                    predicate == arith::CmpFPredicate::OLE);
+  if (!keepsGreater && !keepsLess)
+    return std::nullopt;
   Value position = select.getTrueValue();
   if (auto cast = position.getDefiningOp<arith::IndexCastOp>())
     position = cast.getIn();
@@ -336,6 +348,19 @@ ke::splitReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
     return failure();
   std::optional<ReductionFold> fold = matchReductionFold(generic, loop);
   if (!fold)
+    return failure();
+  // The fold compares the outputs at one position: they must be indexed
+  // alike (an argmax's max and index at the same output element).
+  SmallVector<OpOperand *> outputOperands;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    outputOperands.push_back(&init);
+  if (llvm::any_of(outputOperands, [&](OpOperand *init) {
+        return op.getMatchingIndexingMap(init) !=
+                   op.getMatchingIndexingMap(outputOperands.front()) ||
+               cast<ShapedType>(init->get().getType()).getShape() !=
+                   cast<ShapedType>(outputOperands.front()->get().getType())
+                       .getShape();
+      }))
     return failure();
   int64_t chunkLength = bounds[loop] / chunks;
 

@@ -49,7 +49,7 @@ struct SplitReductionsForGPUPass
       return;
     if (op->getNumResults() == 1 &&
         isa_and_nonnull<arith::AddFOp, arith::AddIOp, arith::MaxSIOp,
-                        arith::MinSIOp>(op.getBlock()
+                        arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(op.getBlock()
                                             ->getTerminator()
                                             ->getOperand(0)
                                             .getDefiningOp()))

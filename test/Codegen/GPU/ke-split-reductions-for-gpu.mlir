@@ -236,3 +236,47 @@ func.func @mismatched_argmax_not_split(%x: tensor<2x1024x2047xf32>, %m: tensor<2
   } -> (tensor<2x2047xf32>, tensor<2x2047xi64>)
   return %r#1 : tensor<2x2047xi64>
 }
+
+// -----
+
+// A max whose position is taken where the value is less (not the element
+// the max keeps): the partial positions would not say which element won.
+// Not split.
+// CHECK-LABEL: func.func @max_with_min_position_not_split
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         iterator_types = ["parallel", "reduction", "parallel"]
+func.func @max_with_min_position_not_split(%x: tensor<2x1024x2047xf32>, %m: tensor<2x2047xf32>, %i: tensor<2x2047xi64>) -> tensor<2x2047xi64> {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<2x1024x2047xf32>) outs(%m, %i : tensor<2x2047xf32>, tensor<2x2047xi64>) {
+  ^bb0(%in: f32, %acc: f32, %idx: i64):
+    %k = linalg.index 1 : index
+    %k64 = arith.index_cast %k : index to i64
+    %new = arith.maximumf %in, %acc : f32
+    %lt = arith.cmpf olt, %in, %acc : f32
+    %sel = arith.select %lt, %k64, %idx : i64
+    linalg.yield %new, %sel : f32, i64
+  } -> (tensor<2x2047xf32>, tensor<2x2047xi64>)
+  return %r#1 : tensor<2x2047xi64>
+}
+
+// -----
+
+// An argmax whose two outputs are indexed differently (the index
+// transposed): the fold would compare one output's element with another
+// element's position. Not split.
+// CHECK-LABEL: func.func @transposed_index_not_split
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         iterator_types = ["parallel", "reduction", "parallel"]
+func.func @transposed_index_not_split(%x: tensor<64x1024x64xf32>, %m: tensor<64x64xf32>, %i: tensor<64x64xi64>) -> tensor<64x64xi64> {
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d0)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<64x1024x64xf32>) outs(%m, %i : tensor<64x64xf32>, tensor<64x64xi64>) {
+  ^bb0(%in: f32, %acc: f32, %idx: i64):
+    %k = linalg.index 1 : index
+    %k64 = arith.index_cast %k : index to i64
+    %new = arith.maximumf %in, %acc : f32
+    %gt = arith.cmpf ogt, %in, %acc : f32
+    %sel = arith.select %gt, %k64, %idx : i64
+    linalg.yield %new, %sel : f32, i64
+  } -> (tensor<64x64xf32>, tensor<64x64xi64>)
+  return %r#1 : tensor<64x64xi64>
+}

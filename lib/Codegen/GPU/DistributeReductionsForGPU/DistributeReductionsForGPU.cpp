@@ -89,8 +89,13 @@ struct DistributeReductionsForGPUPass
     // own fill.
     auto useFills = [](RowReduction &reduction) {
       for (unsigned init = 0, e = reduction.op.getNumDpsInits(); init < e;
-           ++init)
-        reduction.fills.push_back(findInitializingFill(reduction.op, init));
+           ++init) {
+        linalg::FillOp fill = findInitializingFill(reduction.op, init);
+        // One buffer given as two outputs: its fill is erased once.
+        if (llvm::is_contained(reduction.fills, fill))
+          fill = {};
+        reduction.fills.push_back(fill);
+      }
     };
     for (RowReduction &reduction : distributed)
       if (reduction.isRow())
