@@ -570,9 +570,10 @@ def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::F
     the input coalesced as before), then the partials folded into the
     outputs in chunk order. Besides bodies with a combiner, arg reductions
     split too (`total = max(value, total)`, `index = cmpf ogt(value, total)
-    ? position : index`, as torch-mlir writes argmax and max with indices):
-    the partial positions count along the whole loop and the fold picks the
-    same element a single loop does, ties included. Column sums (and
+    ? position : index`, as torch-mlir writes argmax and max with indices;
+    a max with `ogt`/`oge` or a min with `olt`/`ole`, all outputs indexed
+    alike): the partial positions count along the whole loop and the fold
+    picks the same element a single loop does, ties included. Column sums (and
     integer max/min) are not split here: `ke-distribute-reductions-for-gpu`
     spreads them over threads with atomics in one launch.
   }];
