@@ -573,8 +573,9 @@ def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::F
     ? position : index`, as torch-mlir writes argmax and max with indices;
     a max with `ogt`/`oge` or a min with `olt`/`ole`, all outputs indexed
     alike): the partial positions count along the whole loop and the fold
-    picks the same element a single loop does, ties included. Column sums (and
-    integer max/min) are not split here: `ke-distribute-reductions-for-gpu`
+    picks the same element a single loop does, ties included. Column
+    reductions whose combiner has a GPU atomic (sums, signed integer
+    max/min) are not split here: `ke-distribute-reductions-for-gpu`
     spreads them over threads with atomics in one launch.
   }];
   let options = [

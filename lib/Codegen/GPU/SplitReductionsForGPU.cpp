@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DistributeReductionsForGPU/Reductions.h"
 #include "ke/Codegen/Passes.h"
 #include "ke/Codegen/ReductionLoops.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -41,18 +41,17 @@ struct SplitReductionsForGPUPass
   /// channels of 2 x 126 x 126 pixels, 31752 threads already, in 2).
   static constexpr int64_t kFewestColumnChunks = 4;
 
-  /// Column sums (and integer max/min) are left to
-  /// `ke-distribute-reductions-for-gpu`, which spreads them over threads
-  /// already, each adding its chunk with an atomic, in one launch.
+  /// Combiners with a GPU atomic (column sums, signed integer max/min) are
+  /// left to `ke-distribute-reductions-for-gpu`, which spreads them over
+  /// threads already, each folding its chunk in with an atomic, in one
+  /// launch.
   void splitColumns(RewriterBase &rewriter, linalg::LinalgOp op) {
     if (op.getNumReductionLoops() != 1)
       return;
-    if (op->getNumResults() == 1 &&
-        isa_and_nonnull<arith::AddFOp, arith::AddIOp, arith::MaxSIOp,
-                        arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(op.getBlock()
-                                            ->getTerminator()
-                                            ->getOperand(0)
-                                            .getDefiningOp()))
+    Operation *combiner =
+        op.getBlock()->getTerminator()->getOperand(0).getDefiningOp();
+    if (op->getNumResults() == 1 && combiner &&
+        ke::gpu_reductions::atomicKind(combiner))
       return;
     SmallVector<unsigned> reductions;
     op.getReductionDims(reductions);

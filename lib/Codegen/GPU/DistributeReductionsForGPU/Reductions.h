@@ -57,7 +57,8 @@ struct RowReduction {
   mlir::Value fillValue(unsigned init = 0) const {
     if (init >= fills.size() || !fills[init])
       return {};
-    return mlir::linalg::FillOp(fills[init]).getInputs().front();
+    mlir::linalg::FillOp fill = fills[init]; // getInputs() is not const
+    return fill.getInputs().front();
   }
 };
 
