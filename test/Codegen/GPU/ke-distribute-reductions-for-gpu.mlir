@@ -566,6 +566,33 @@ func.func @filled_argmax(%x: memref<2x1024x100xf32>, %max: memref<2x100xf32>, %i
 
 // -----
 
+// The same argmax also reading its index buffer as an input: the filled
+// indices are read, so that fill stays (the max's fill is still folded).
+// CHECK-LABEL: func.func @argmax_reading_its_index
+// CHECK:         linalg.fill ins(%{{.*}} : i64) outs(%arg2
+// CHECK-NOT:     linalg.fill ins(%{{.*}} : f32)
+// CHECK:         scf.parallel
+func.func @argmax_reading_its_index(%x: memref<2x1024x100xf32>, %max: memref<2x100xf32>, %idx: memref<2x100xi64>) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i64
+  linalg.fill ins(%zero : i64) outs(%idx : memref<2x100xi64>)
+  linalg.fill ins(%neg_inf : f32) outs(%max : memref<2x100xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x, %idx : memref<2x1024x100xf32>, memref<2x100xi64>) outs(%max, %idx : memref<2x100xf32>, memref<2x100xi64>) {
+  ^bb0(%in: f32, %base: i64, %m: f32, %i: i64):
+    %k = linalg.index 1 : index
+    %k64 = arith.index_cast %k : index to i64
+    %pos = arith.addi %k64, %base : i64
+    %new = arith.maximumf %in, %m : f32
+    %gt = arith.cmpf ogt, %in, %m : f32
+    %sel = arith.select %gt, %pos, %i : i64
+    linalg.yield %new, %sel : f32, i64
+  }
+  return
+}
+
+// -----
+
 // A reduction to a scalar (a loss's mean over the batch) is one row: one
 // block of threads (1024, the most, for 4096 elements) striding over it,
 // then an all-reduce; not one thread.
