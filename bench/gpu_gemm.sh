@@ -58,17 +58,53 @@ func.func @matmul_${type}_$n(%A: tensor<${n}x${n}x$input>, %B: tensor<${n}x${n}x
 MLIR
 }
 
+reference() { # TYPE N: the check's reference for kernel TYPE N, printed
+  # The same sums in the same order (each output over k ascending, the
+  # products in f32), with B transposed first so that the naive loops
+  # read both inputs along k: the CPU reference of an 8192^3 product takes
+  # a minute on 16 cores instead of hours.
+  local type="$1" n="$2" input=f32 a="%a" b="%b"
+  [ "$type" = bf16 ] && input=bf16
+  if [ "$input" != f32 ]; then
+    a="%ae"; b="%be"
+  fi
+  cat <<MLIR
+func.func @matmul_${type}_$n(%A: tensor<${n}x${n}x$input>, %B: tensor<${n}x${n}x$input>) -> tensor<${n}x${n}xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<${n}x${n}xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<${n}x${n}xf32>) -> tensor<${n}x${n}xf32>
+  %tempty = tensor.empty() : tensor<${n}x${n}x$input>
+  %Bt = linalg.transpose ins(%B : tensor<${n}x${n}x$input>) outs(%tempty : tensor<${n}x${n}x$input>) permutation = [1, 0]
+  %C = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (j, k)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%A, %Bt : tensor<${n}x${n}x$input>, tensor<${n}x${n}x$input>) outs(%init : tensor<${n}x${n}xf32>) {
+  ^bb0(%a: $input, %b: $input, %acc: f32):
+MLIR
+  if [ "$input" != f32 ]; then
+    echo "    %ae = arith.extf %a : $input to f32"
+    echo "    %be = arith.extf %b : $input to f32"
+  fi
+  cat <<MLIR
+    %p = arith.mulf $a, $b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<${n}x${n}xf32>
+  return %C : tensor<${n}x${n}xf32>
+}
+MLIR
+}
+
 IFS='|' read -r -a knob_sets <<< "${knobs:-}"
 [ ${#knob_sets[@]} -gt 0 ] || knob_sets=("")
 for type in $types; do
   for n in $sizes; do
     file="$work/matmul_${type}_$n.mlir"
     kernel "$type" "$n" > "$file"
+    reference "$type" "$n" > "$work/reference_${type}_$n.mlir"
     for set in "${knob_sets[@]}"; do
       # shellcheck disable=SC2086
       # The reference (ke's naive CPU lowering) runs once per seed, cached
       # across knob sets.
       result=$("$bin/ke-run" "$file" --target nvgpu --seeds "$seeds" --json --timeout 300 \
+        --reference "$work/reference_${type}_$n.mlir" \
         --reference-cache "$work/reference" $set 2> "$work/err")
       python3 - "$type" "$n" "$set" "$result" "$work/err" >> "$out" <<'PY'
 import json, sys

@@ -110,6 +110,10 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
     return verifyIntegerKnob(
         [](int64_t v) { return llvm::is_contained({0, 32, 64, 128}, v); },
         "0, 32, 64 or 128");
+  if (name == kGPUWarpgroupTileAttrName)
+    return verifyIntegerKnob(
+        [](int64_t v) { return llvm::is_contained({0, 128, 256}, v); },
+        "0, 128 or 256");
   if (name == kPrecisionAttrName) {
     auto precision = dyn_cast<StringAttr>(attr.getValue());
     if (!onFunction || !precision ||
@@ -133,7 +137,8 @@ LogicalResult KeDialect::verifyOperationAttribute(Operation *op,
                               "ke.gpu_block_tile, ke.gpu_thread_tile, "
                               "ke.gpu_reduction_threads, ke.gpu_shared_tile, "
                               "ke.gpu_vector_width, ke.gpu_warps, "
-                              "ke.gpu_tensor_core_tile, ke.gpu_k_splits, "
+                              "ke.gpu_tensor_core_tile, ke.gpu_warpgroup_tile, "
+                              "ke.gpu_k_splits, "
                               "ke.precision";
 }
 

@@ -94,6 +94,11 @@ def Ke_Dialect : Dialect {
     /// cores (0: none; see ke-tensor-core-contractions-for-gpu).
     static constexpr llvm::StringLiteral kGPUTensorCoreTileAttrName =
         "ke.gpu_tensor_core_tile";
+    /// Columns per block of 16-bit GEMMs on Hopper's warpgroup mma fed by
+    /// TMA (128 or 256, the widest that still fills the GPU; 0: none; see
+    /// ke-warpgroup-contractions-for-gpu).
+    static constexpr llvm::StringLiteral kGPUWarpgroupTileAttrName =
+        "ke.gpu_warpgroup_tile";
     /// The arithmetic the kernel's author allows below its types' own:
     /// "ieee" (none, the default) or "tf32" (f32 products on TF32 tensor
     /// cores, checked with TF32's tolerance).
@@ -106,6 +111,7 @@ def Ke_Dialect : Dialect {
              name == kGPUSharedTileAttrName ||
              name == kGPUVectorWidthAttrName || name == kGPUWarpsAttrName ||
              name == kGPUTensorCoreTileAttrName ||
+             name == kGPUWarpgroupTileAttrName ||
              name == kGPUKSplitsAttrName;
     }
   }];

@@ -108,6 +108,8 @@ std::string getBundleName(llvm::StringRef kernel, const ke::GPUSchedule &knobs) 
     addKnob("w", std::to_string(knobs.warps));
   if (knobs.tensorCoreTile != defaults.tensorCoreTile)
     addKnob("c", std::to_string(knobs.tensorCoreTile));
+  if (knobs.warpgroupTile != defaults.warpgroupTile)
+    addKnob("g", std::to_string(knobs.warpgroupTile));
   if (knobs.stages != defaults.stages)
     addKnob("p", std::to_string(knobs.stages));
   if (knobs.kSplits != defaults.kSplits)
@@ -213,6 +215,7 @@ llvm::Error GPURunner::lower(ModuleOp module, bool binary) {
   lowering.vectorWidth = options.gpu.vectorWidth;
   lowering.warps = options.gpu.warps;
   lowering.tensorCoreTile = options.gpu.tensorCoreTile;
+  lowering.warpgroupTile = options.gpu.warpgroupTile;
   lowering.stages = options.gpu.stages;
   lowering.kSplits = options.gpu.kSplits;
   std::optional<ScopedROCmLinker> rocmLinker;

@@ -89,6 +89,9 @@ void resolveEntryPoints(void *library, GPUDriver &driver, GPUVendor vendor,
   entry(driver.cuMemcpy, "cuMemcpy", "hipMemcpyDtoD");
   entry(driver.cuMemsetD8, "cuMemsetD8_v2", "hipMemsetD8");
   entry(driver.cuMemsetD32, "cuMemsetD32_v2", "hipMemsetD32");
+  if (!amd)
+    resolve(library, driver.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled",
+            missing);
   // The error strings differ in shape: one slot each.
   if (amd)
     resolve(library, driver.hipGetErrorString, "hipGetErrorString", missing);

@@ -97,11 +97,16 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
           options.warps.getValue(),
           vendor == "amd"
               ? std::string()
-              : llvm::formatv("ke-tensor-core-contractions-for-gpu{{tile={0} "
+              : llvm::formatv("ke-warpgroup-contractions-for-gpu{{tile={3} "
+                              "min-blocks={1} max-shared={4}},"
+                              "ke-tensor-core-contractions-for-gpu{{tile={0} "
                               "min-blocks={1} stages={2}},",
                               options.tensorCoreTile.getValue(),
                               target.gpu.multiprocessors,
-                              options.stages.getValue())
+                              options.stages.getValue(),
+                              options.warpgroupTile.getValue(),
+                              // Room for the mbarriers' static memory.
+                              target.gpu.sharedMemoryPerBlock - 256)
                     .str(),
           options.stages.getValue(), vendor != "amd",
           options.kSplits.getValue(),
@@ -136,13 +141,16 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "gpu-map-parallel-loops{{mapping-policy=innermost-first},"
              "ke-guard-asserts-for-gpu,convert-parallel-loops-to-gpu),"
              "canonicalize,"
-             "gpu-launch-sink-index-computations,gpu-kernel-outlining,"
+             "gpu-launch-sink-index-computations,{6}gpu-kernel-outlining,"
              "ke-align-workgroup-memory,"
              "{4}ke-time-gpu-kernels{{vendor={2}},func.func(gpu-async-region),"
              "ke-lower-probes{{runtime=gpu},",
              tiling, reductions, vendor, amd ? "ke-approximate-math," : "",
              amd ? "ke-fold-known-block-dims," : "",
-             ke::kFrontEndCleanupPipeline)
+             ke::kFrontEndCleanupPipeline,
+             // Before outlining, as upstream's NVVM pipeline: TMA tensor
+             // maps made on the host become the kernels' pointer arguments.
+             amd ? "" : "convert-nvgpu-to-nvvm,")
       .str();
 }
 } // namespace
@@ -172,7 +180,10 @@ buildGPUPipeline(OpPassManager &pm, const ke::LowerGPUOptions &options,
 LogicalResult ke::buildLowerNVGPUPipeline(OpPassManager &pm,
                                           const LowerGPUOptions &options,
                                           llvm::raw_ostream &errors) {
-  std::string chip = options.chip.empty() ? "sm_90" : options.chip.getValue();
+  std::string chip =
+      options.chip.empty()
+          ? std::string(ke::getTarget(ke::TargetKind::NVGPU).gpu.chip)
+          : options.chip.getValue();
   return buildGPUPipeline(
       pm, options, "nvidia",
       "convert-nvgpu-to-nvvm,convert-vector-to-scf,convert-scf-to-cf,"
@@ -216,7 +227,7 @@ void ke::registerLowerGPUPipelines() {
       "ke-lower-nvgpu",
       "Lower tensor kernels to NVIDIA GPUs: out-param buffers, linalg as "
       "parallel loops tiled into thread blocks, outlined kernels, NVVM, PTX "
-      "for chip (default sm_90) in a gpu.binary, host calls to MLIR's GPU "
+      "for chip (default sm_90a) in a gpu.binary, host calls to MLIR's GPU "
       "runtime (mgpu*), which ke-run implements on the CUDA driver.",
       [](OpPassManager &pm, const LowerGPUOptions &options) {
         if (failed(buildLowerNVGPUPipeline(pm, options, llvm::errs())))

@@ -15,11 +15,12 @@ const std::vector<TargetInfo> &ke::getTargets() {
        "lowering; scf.forall runs on OpenMP threads",
        RunnerKind::HostJIT, /*defaultVectorWidth=*/8, /*hasThreads=*/true,
        /*maxVectorWidth=*/16, GPULimits{}},
-      // H100 SXM: 132 SMs, 227 KB of shared memory per block.
-      {TargetKind::NVGPU, "nvgpu", "an NVIDIA GPU (sm_90), through NVVM to PTX",
+      // H100 SXM: 132 SMs, 227 KB of shared memory per block; sm_90a for
+      // wgmma.
+      {TargetKind::NVGPU, "nvgpu", "an NVIDIA GPU (sm_90a), through NVVM to PTX",
        RunnerKind::GPU, /*defaultVectorWidth=*/4, /*hasThreads=*/true,
        /*maxVectorWidth=*/4,
-       GPULimits{"sm_90", 132, 32, 1024, 232448, 255}},
+       GPULimits{"sm_90a", 132, 32, 1024, 232448, 255}},
       // MI300X: 304 CUs, 64 KB of LDS per workgroup, 64-wide wavefronts.
       {TargetKind::AMDGPU, "amdgpu",
        "an AMD GPU (gfx942), through ROCDL to AMDGCN", RunnerKind::GPU,

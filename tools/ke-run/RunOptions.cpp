@@ -215,6 +215,14 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
                "tensor cores (32, 64 or 128, halved for small grids; 0: none; "
                "bundles of other values are named <kernel>@c<N>)"),
       cl::cat(runCategory));
+  cl::opt<int64_t> gpuWarpgroupTile(
+      "gpu-warpgroup-tile", cl::init(ke::GPUScheduleDefaults::warpgroupTile),
+      cl::desc("nvgpu: most columns per block of f16/bf16 GEMMs (row-major, "
+               "f32 results) run on Hopper's warpgroup mma fed by TMA (128 "
+               "or 256, the widest that still fills the GPU; 0: none, they "
+               "take the mma.sync path; bundles of other values are named "
+               "<kernel>@g<N>)"),
+      cl::cat(runCategory));
   cl::opt<int64_t> gpuStages(
       "gpu-stages", cl::init(ke::GPUScheduleDefaults::stages),
       cl::desc("nvgpu/amdgpu: steps of K in flight in contractions staged "
@@ -327,6 +335,7 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
   options.gpu.sharedTile = gpuSharedTile;
   options.gpu.warps = gpuWarps;
   options.gpu.tensorCoreTile = gpuTensorCoreTile;
+  options.gpu.warpgroupTile = gpuWarpgroupTile;
   options.gpu.stages = gpuStages;
   options.gpu.kSplits = gpuKSplits;
   options.gpu.vectorWidth = gpuVectorWidth;

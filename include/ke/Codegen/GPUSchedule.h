@@ -36,6 +36,9 @@ struct GPUScheduleDefaults {
   /// Outputs per block along i and j of contractions on tensor cores
   /// (0: none).
   static constexpr int64_t tensorCoreTile = 128;
+  /// Most columns per block of 16-bit GEMMs on Hopper's warpgroup mma
+  /// fed by TMA (0: none; they take the mma.sync path).
+  static constexpr int64_t warpgroupTile = 256;
   /// Steps of K in flight in contractions staged through shared memory
   /// (SIMT and tensor cores): copies start stages - 1 steps ahead.
   static constexpr int64_t stages = 3;
@@ -56,6 +59,7 @@ struct GPUSchedule {
   int64_t warps = GPUScheduleDefaults::warps;
   int64_t vectorWidth = GPUScheduleDefaults::vectorWidth;
   int64_t tensorCoreTile = GPUScheduleDefaults::tensorCoreTile;
+  int64_t warpgroupTile = GPUScheduleDefaults::warpgroupTile;
   /// A pipeline option only (no function attribute yet).
   int64_t stages = GPUScheduleDefaults::stages;
   int64_t kSplits = GPUScheduleDefaults::kSplits;

@@ -411,6 +411,54 @@ def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu",
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def KeWarpgroupContractionsForGPU : Pass<"ke-warpgroup-contractions-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Run large 16-bit GEMMs on Hopper's warpgroup mma (wgmma) fed by TMA";
+  let description = [{
+    On buffers, before `ke-tensor-core-contractions-for-gpu`: a plain
+    C[M][N] = A[M][K] B[K][N] (`acc + a * b`, the inputs possibly extended)
+    on whole row-major buffers, A and B both f16 or both bf16, C f32 and
+    zero-filled right before, with M a multiple of 128 and K of 64, becomes
+    a `gpu.launch` per 128 x `tile` outputs (sm_90a):
+
+    - the host makes a TMA tensor map of A (boxes 128 x 64) and of B
+      (boxes 64 x 64), 128-byte swizzled (`nvgpu.tma.create.descriptor`);
+    - `tile` / 128 warpgroups (4 warps each) own 128 / warpgroups rows by
+      `tile` columns of f32 accumulators in registers;
+    - K runs in blocks of 64 through `stages` shared buffers aligned to
+      1024 bytes: thread 0 starts each block's copies
+      (`nvgpu.tma.async.load`) `stages` - 1 blocks ahead and they complete
+      on the buffer's mbarrier; every warpgroup waits on it
+      (`nvgpu.mbarrier.try_wait.parity`), issues its `nvgpu.warpgroup.mma`
+      (B read N-major) and waits for the previous block's, after which the
+      block barrier frees that buffer for the next copies;
+    - the accumulators go straight to C (`nvgpu.warpgroup.mma.store`).
+
+    The tile is the widest of `tile` and 128 that divides N and still gives
+    `min-blocks` blocks (blocks sweep 8 row tiles per column tile, so the
+    blocks running together share B in L2); with neither, the op is left
+    to the mma.sync path, whose smaller tiles fill the GPU. The function's
+    `ke.gpu_warpgroup_tile` (the search's knob) replaces `tile`; 0 turns the
+    rewrite off. Stages beyond `max-shared` are dropped.
+  }];
+  let options = [
+    Option<"tile", "tile", "int64_t",
+           "::ke::GPUScheduleDefaults::warpgroupTile",
+           "Most columns per block: 128 or 256 (0: none)">,
+    Option<"minBlocks", "min-blocks", "int64_t", "132",
+           "Fewest blocks a tile must give (the GPU's multiprocessors)">,
+    Option<"stages", "stages", "int64_t", "4",
+           "K blocks of 64 in shared memory at once">,
+    Option<"maxShared", "max-shared", "int64_t", "232192",
+           "Most bytes of dynamic shared memory per block">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 def KeVectorizeElementwiseForGPU : Pass<"ke-vectorize-elementwise-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Give each GPU thread a vector of an elementwise op's elements";
   let description = [{

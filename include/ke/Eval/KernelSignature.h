@@ -25,6 +25,10 @@ struct KernelSignature {
   /// f32 results are checked with TF32's tolerance.
   bool allowsTF32 = false;
 
+  /// The tolerance of a result of `resultKind`: its type's (TF32's under
+  /// the permission), at least the narrowest 16-bit float argument's for
+  /// f32 results (tensor-core accumulators), `ke.atol`/`ke.rtol` over all.
+
   Tolerance getTolerance(ElementKind resultKind) const;
 };
 

@@ -61,6 +61,12 @@ struct GPUDriver {
   int (*cuMemcpy)(CUdeviceptr, CUdeviceptr, size_t);
   int (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
   int (*cuMemsetD32)(CUdeviceptr, unsigned, size_t);
+  /// TMA tensor maps (nvgpu.tma.create.descriptor); NVIDIA only (CUDA 12),
+  /// null elsewhere.
+  int (*cuTensorMapEncodeTiled)(void *, int, unsigned, void *,
+                                const uint64_t *, const uint64_t *,
+                                const unsigned *, const unsigned *, int, int,
+                                int, int) = nullptr;
   int (*cuGetErrorString)(int, const char **) = nullptr;
   const char *(*hipGetErrorString)(int) = nullptr; ///< AMD only
 };

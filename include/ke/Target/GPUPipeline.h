@@ -25,7 +25,7 @@ struct TargetInfo;
 
 struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
   Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("sm_90 (nvgpu) or gfx942 (amdgpu)"),
+                           llvm::cl::desc("sm_90a (nvgpu) or gfx942 (amdgpu)"),
                            llvm::cl::init("")};
   Option<std::string> format{
       *this, "format",
@@ -66,6 +66,12 @@ struct LowerGPUOptions : public mlir::PassPipelineOptions<LowerGPUOptions> {
                      "on NVIDIA tensor cores (ke-tensor-core-contractions-"
                      "for-gpu): 32, 64 or 128; 0: none"),
       llvm::cl::init(GPUScheduleDefaults::tensorCoreTile)};
+  Option<int64_t> warpgroupTile{
+      *this, "warpgroup-tile",
+      llvm::cl::desc("Most columns per block of 16-bit GEMMs on Hopper's "
+                     "warpgroup mma fed by TMA (ke-warpgroup-contractions-"
+                     "for-gpu): 128 or 256; 0: none"),
+      llvm::cl::init(GPUScheduleDefaults::warpgroupTile)};
   Option<int64_t> stages{
       *this, "stages",
       llvm::cl::desc("Steps of K in flight in contractions staged through "

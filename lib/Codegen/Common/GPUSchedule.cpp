@@ -27,6 +27,7 @@ GPUSchedule GPUSchedule::get(func::FuncOp function, GPUSchedule options) {
   readInteger(KeDialect::kGPUWarpsAttrName, schedule.warps);
   readInteger(KeDialect::kGPUVectorWidthAttrName, schedule.vectorWidth);
   readInteger(KeDialect::kGPUTensorCoreTileAttrName, schedule.tensorCoreTile);
+  readInteger(KeDialect::kGPUWarpgroupTileAttrName, schedule.warpgroupTile);
   readInteger(KeDialect::kGPUKSplitsAttrName, schedule.kSplits);
   return schedule;
 }

@@ -77,13 +77,6 @@ int64_t stepDepth(MmaKind kind) { return 4 * mmaDepth(kind) / 2; }
 /// eight rows a fragment load touches on different banks.
 int64_t rowPadding(MmaKind kind) { return kind == MmaKind::TF32 ? 4 : 8; }
 
-/// The block argument `value` is, through at most one arith.extf.
-BlockArgument stripExtension(Value value) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    value = ext.getIn();
-  return dyn_cast<BlockArgument>(value);
-}
-
 /// `contraction` as a tensor-core product, when its body is exactly
 /// acc + a * b (the inputs possibly extended to f32) and its inputs are
 /// f16, bf16, or f32 under TF32 permission.
@@ -95,29 +88,7 @@ matchTensorCore(const ke::GPUContraction &matched, bool allowTF32) {
   TensorCoreContraction contraction{matched};
   contraction.a = matched.alongRows[0] ? 0 : 1;
   contraction.b = 1 - contraction.a;
-  Block *body = op.getBlock();
-  // acc + a * b and nothing else: the extensions, the product, the add.
-  Value product =
-      contraction.combiner->getOperand(0) == op.getRegionOutputArgs().front()
-          ? contraction.combiner->getOperand(1)
-          : contraction.combiner->getOperand(0);
-  auto multiply = product.getDefiningOp<arith::MulFOp>();
-  if (!multiply || multiply->getBlock() != body || !product.hasOneUse())
-    return std::nullopt;
-  BlockArgument lhs = stripExtension(multiply.getLhs()),
-                rhs = stripExtension(multiply.getRhs());
-  BlockArgument aArg = op.getMatchingBlockArgument(
-                    op.getDpsInputOperand(contraction.a)),
-                bArg = op.getMatchingBlockArgument(
-                    op.getDpsInputOperand(contraction.b));
-  if (!lhs || !rhs ||
-      !((lhs == aArg && rhs == bArg) || (lhs == bArg && rhs == aArg)))
-    return std::nullopt;
-  int64_t bodyOps = std::distance(body->begin(), body->end());
-  int64_t extensions =
-      isa_and_nonnull<arith::ExtFOp>(multiply.getLhs().getDefiningOp()) +
-      isa_and_nonnull<arith::ExtFOp>(multiply.getRhs().getDefiningOp());
-  if (bodyOps != 3 + extensions)
+  if (!ke::isMultiplyAccumulate(matched, contraction.a, contraction.b))
     return std::nullopt;
   Type aType = inputElementType(contraction, contraction.a),
        bType = inputElementType(contraction, contraction.b);

@@ -1,0 +1,432 @@
+//===- WarpgroupContractionsForGPU.cpp - GEMMs on Hopper's wgmma + TMA ----===//
+//
+// Hopper multiplies per warpgroup (4 warps) with `wgmma`: 64 x N x 16 for
+// 16-bit inputs, both operands read straight from shared memory through
+// matrix descriptors, asynchronously, at about twice the rate `mma.sync`
+// reaches. Its operands come best from the Tensor Memory Accelerator: one
+// thread starts a copy of a whole 2-D box (`cp.async.bulk.tensor`), which
+// lands 128-byte-swizzled (the layout wgmma's descriptors read without
+// bank conflicts) and signals an mbarrier with its byte count.
+//
+// Large row-major f16/bf16 GEMMs with f32 results become one launch per
+// 128 x `tile` outputs: `tile` / 128 warpgroups (each 128 / warpgroups
+// rows by `tile` columns of f32 accumulators in registers), K in blocks of
+// 64 through `stages` shared buffers that thread 0 refills `stages` - 1
+// blocks ahead, the tensor maps made on the host (nvgpu.tma.create.descriptor,
+// which ke-run's runtime serves from the CUDA driver).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Codegen/GPUContraction.h"
+#include "ke/Codegen/GPUSchedule.h"
+#include "ke/Codegen/LinalgOnBuffers.h"
+#include "ke/Codegen/Passes.h"
+#include "ke/KeDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KEWARPGROUPCONTRACTIONSFORGPU
+#include "ke/Codegen/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+using ke::detail::findInitializingFill;
+using ke::detail::IndexMath;
+
+namespace {
+/// Rows of outputs per block, and K per shared-memory step: 64 16-bit
+/// elements are the 128 bytes one swizzled row holds.
+constexpr int64_t kTileRows = 128;
+constexpr int64_t kStepK = 64;
+/// Columns of B per TMA box: its rows are also 128 swizzled bytes.
+constexpr int64_t kBoxColumns = 64;
+constexpr int64_t kWarpgroupThreads = 128;
+/// 128-byte swizzling repeats every 8 rows of 128 bytes: shared buffers
+/// start on 1024-byte boundaries so the pattern the TMA writes is the one
+/// the descriptors read.
+constexpr int64_t kSwizzleAlignment = 1024;
+/// Output tiles along the rows that consecutive blocks sweep before moving
+/// to the next columns, so the blocks running together share B's panels
+/// in L2.
+constexpr int64_t kGroupRows = 8;
+
+struct WarpgroupContraction {
+  linalg::LinalgOp op;
+  Value a, b, c;
+  int64_t m = 0, n = 0, k = 0;
+  Type element;
+  linalg::FillOp fill;
+};
+
+/// A plain C[m][n] (f32, zero-filled) += A[m][k] * B[k][n] on whole
+/// row-major buffers of f16 or bf16, or nothing.
+std::optional<WarpgroupContraction> match(linalg::LinalgOp op) {
+  std::optional<ke::GPUContraction> contraction = ke::matchGPUContraction(op);
+  if (!contraction || op.getNumDpsInputs() != 2 ||
+      contraction->rowLoops.size() != 1 ||
+      contraction->columnLoops.size() != 1 ||
+      contraction->reductionLoops.size() != 1 ||
+      !contraction->batchLoops.empty() || !contraction->alongRows[0] ||
+      contraction->alongRows[1] || !ke::isMultiplyAccumulate(*contraction, 0, 1))
+    return std::nullopt;
+  MLIRContext *context = op.getContext();
+  AffineExpr row = getAffineDimExpr(contraction->rowLoops[0], context),
+             column = getAffineDimExpr(contraction->columnLoops[0], context),
+             reduction =
+                 getAffineDimExpr(contraction->reductionLoops[0], context);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto is = [](AffineMap map, AffineExpr outer, AffineExpr inner) {
+    return map.getNumResults() == 2 && map.getResult(0) == outer &&
+           map.getResult(1) == inner;
+  };
+  if (!is(maps[0], row, reduction) || !is(maps[1], reduction, column) ||
+      !is(maps[2], row, column))
+    return std::nullopt;
+  WarpgroupContraction matched;
+  matched.op = op;
+  matched.a = op.getDpsInputOperand(0)->get();
+  matched.b = op.getDpsInputOperand(1)->get();
+  matched.c = op.getDpsInitOperand(0)->get();
+  for (Value buffer : {matched.a, matched.b, matched.c}) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    // The tensor maps and the result stores assume dense rows.
+    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+      return std::nullopt;
+  }
+  matched.element = getElementTypeOrSelf(matched.a.getType());
+  if (matched.element != getElementTypeOrSelf(matched.b.getType()) ||
+      !(matched.element.isF16() || matched.element.isBF16()) ||
+      !getElementTypeOrSelf(matched.c.getType()).isF32())
+    return std::nullopt;
+  matched.m = contraction->rows;
+  matched.n = contraction->columns;
+  matched.k = contraction->depth;
+  // The accumulators start at zero: only a zero fill folds into them.
+  matched.fill = findInitializingFill(op);
+  if (!matched.fill || !matchPattern(matched.fill.getInputs().front(),
+                                     m_AnyZeroFloat()))
+    return std::nullopt;
+  return matched;
+}
+
+class WarpgroupKernelBuilder {
+public:
+  WarpgroupKernelBuilder(WarpgroupContraction contraction, int64_t tile,
+                         int64_t stages)
+      : contraction(contraction), builder(contraction.op),
+        loc(contraction.op.getLoc()), indexMath(builder, loc), tile(tile),
+        stages(stages), context(builder.getContext()),
+        workgroup(gpu::AddressSpaceAttr::get(context,
+                                             gpu::AddressSpace::Workgroup)) {}
+
+  void build();
+
+private:
+  MemRefType sharedType(ArrayRef<int64_t> shape) const {
+    return MemRefType::get(shape, contraction.element,
+                           MemRefLayoutAttrInterface{}, workgroup);
+  }
+  nvgpu::TensorMapDescriptorType mapType(ArrayRef<int64_t> box) const {
+    return nvgpu::TensorMapDescriptorType::get(
+        context, sharedType(box), nvgpu::TensorMapSwizzleKind::SWIZZLE_128B,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_256B,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+  }
+  /// The host-side tensor map of `buffer` in boxes of `box`.
+  Value createMap(Value buffer, ArrayRef<int64_t> box) {
+    auto type = cast<MemRefType>(buffer.getType());
+    Value unranked = memref::CastOp::create(
+        builder, loc,
+        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace()),
+        buffer);
+    SmallVector<Value> sizes;
+    for (int64_t size : box)
+      sizes.push_back(indexMath.constant(size));
+    return nvgpu::TmaCreateDescriptorOp::create(builder, loc, mapType(box),
+                                                unranked, sizes);
+  }
+  /// A view of `shape` at `byteOffset` of the aligned shared memory.
+  Value sharedView(ArrayRef<int64_t> shape, Value byteOffset) {
+    return memref::ViewOp::create(builder, loc, sharedType(shape), shared,
+                                  indexMath.add(base, byteOffset),
+                                  ValueRange{});
+  }
+  int64_t elementBytes() const {
+    return contraction.element.getIntOrFloatBitWidth() / 8;
+  }
+  int64_t aStageBytes() const { return kTileRows * kStepK * elementBytes(); }
+  int64_t bStageBytes() const { return kStepK * tile * elementBytes(); }
+  Value aStageOffset(Value stage) {
+    return arith::MulIOp::create(builder, loc, stage,
+                                 indexMath.constant(aStageBytes()));
+  }
+  Value bStageOffset(Value stage) {
+    return indexMath.add(
+        arith::MulIOp::create(builder, loc, stage,
+                              indexMath.constant(bStageBytes())),
+        stages * aStageBytes());
+  }
+  /// Thread 0's copies of K block `block` into `stage`, announced to the
+  /// stage's barrier with their byte count.
+  void issueLoads(Value stage, Value block);
+
+  WarpgroupContraction contraction;
+  OpBuilder builder;
+  Location loc;
+  IndexMath indexMath;
+  int64_t tile, stages;
+  MLIRContext *context;
+  gpu::AddressSpaceAttr workgroup;
+  Value aMap, bMap, shared, base, barriers, firstRow, firstColumn;
+};
+
+void WarpgroupKernelBuilder::issueLoads(Value stage, Value block) {
+  Value k = arith::MulIOp::create(builder, loc, block,
+                                  indexMath.constant(kStepK));
+  nvgpu::MBarrierArriveExpectTxOp::create(
+      builder, loc, barriers, indexMath.constant(aStageBytes() + bStageBytes()),
+      stage, /*predicate=*/Value());
+  // TMA coordinates run innermost first.
+  Value aTile = sharedView({kTileRows, kStepK}, aStageOffset(stage));
+  nvgpu::TmaAsyncLoadOp::create(builder, loc, aTile, barriers, aMap,
+                                ValueRange{k, firstRow}, stage,
+                                /*multicastMask=*/Value(), /*predicate=*/Value());
+  for (int64_t box = 0; box < tile / kBoxColumns; ++box) {
+    Value bBox = sharedView(
+        {kStepK, kBoxColumns},
+        indexMath.add(bStageOffset(stage),
+                      box * kStepK * kBoxColumns * elementBytes()));
+    nvgpu::TmaAsyncLoadOp::create(
+        builder, loc, bBox, barriers, bMap,
+        ValueRange{indexMath.add(firstColumn, box * kBoxColumns), k}, stage,
+        /*multicastMask=*/Value(), /*predicate=*/Value());
+  }
+}
+
+void WarpgroupKernelBuilder::build() {
+  linalg::LinalgOp op = contraction.op;
+  int64_t warpgroups = tile / 128;
+  int64_t groupRows = kTileRows / warpgroups;
+  int64_t rowTiles = contraction.m / kTileRows,
+          columnTiles = contraction.n / tile;
+  int64_t blocks = contraction.k / kStepK;
+  aMap = createMap(contraction.a, {kTileRows, kStepK});
+  bMap = createMap(contraction.b, {kStepK, kBoxColumns});
+  int64_t sharedBytes =
+      stages * (aStageBytes() + bStageBytes()) + kSwizzleAlignment;
+  auto launch = gpu::LaunchOp::create(
+      builder, loc, indexMath.constant(rowTiles * columnTiles),
+      indexMath.constant(1), indexMath.constant(1),
+      indexMath.constant(warpgroups * kWarpgroupThreads),
+      indexMath.constant(1), indexMath.constant(1),
+      arith::ConstantIntOp::create(builder, loc, builder.getI32Type(),
+                                   sharedBytes));
+  builder.setInsertionPointToStart(&launch.getBody().front());
+  Value thread = launch.getThreadIds().x, block = launch.getBlockIds().x;
+
+  // Blocks sweep kGroupRows row tiles per column tile, then the next
+  // column tile (the last group may be shorter).
+  Value perGroup = indexMath.constant(kGroupRows * columnTiles);
+  Value group = arith::DivUIOp::create(builder, loc, block, perGroup);
+  Value inGroup = arith::RemUIOp::create(builder, loc, block, perGroup);
+  Value groupFirstRow = indexMath.mul(group, kGroupRows);
+  Value groupHeight = arith::MinUIOp::create(
+      builder, loc, indexMath.constant(kGroupRows),
+      arith::SubIOp::create(builder, loc, indexMath.constant(rowTiles),
+                            groupFirstRow));
+  Value rowTile = indexMath.add(
+      groupFirstRow,
+      arith::RemUIOp::create(builder, loc, inGroup, groupHeight).getResult());
+  Value columnTile = arith::DivUIOp::create(builder, loc, inGroup, groupHeight);
+  firstRow = indexMath.mul(rowTile, kTileRows);
+  firstColumn = indexMath.mul(columnTile, tile);
+
+  shared = gpu::DynamicSharedMemoryOp::create(
+      builder, loc,
+      MemRefType::get({ShapedType::kDynamic}, builder.getI8Type(),
+                      MemRefLayoutAttrInterface{}, workgroup));
+  // The buffers start at the first 1024-byte boundary past the dynamic
+  // shared memory's symbol. NVPTX declares that symbol as a one-byte
+  // static variable, which ptxas may place among the other static ones
+  // (the mbarriers) before the launch's dynamic bytes: all of them lie in
+  // the first 1024 bytes, so the boundary strictly above the symbol's
+  // 1024-byte line is past them.
+  Value address =
+      memref::ExtractAlignedPointerAsIndexOp::create(builder, loc, shared);
+  Value alignment = indexMath.constant(kSwizzleAlignment);
+  base = arith::SubIOp::create(
+      builder, loc, alignment,
+      arith::RemUIOp::create(builder, loc, address, alignment));
+
+  barriers = nvgpu::MBarrierCreateOp::create(
+      builder, loc,
+      nvgpu::MBarrierGroupType::get(context, workgroup, stages));
+  Value zero = indexMath.constant(0), one = indexMath.constant(1);
+  Value leader = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                       thread, zero);
+  auto ifLeader = [&](function_ref<void()> body) {
+    auto branch = scf::IfOp::create(builder, loc, leader);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(branch.thenBlock());
+    body();
+  };
+  ifLeader([&] {
+    for (int64_t stage = 0; stage < stages; ++stage)
+      nvgpu::MBarrierInitOp::create(builder, loc, barriers, one,
+                                    indexMath.constant(stage),
+                                    /*predicate=*/Value());
+    nvgpu::TmaPrefetchOp::create(builder, loc, aMap, /*predicate=*/Value());
+    nvgpu::TmaPrefetchOp::create(builder, loc, bMap, /*predicate=*/Value());
+    for (int64_t stage = 0; stage < std::min(stages, blocks); ++stage)
+      issueLoads(indexMath.constant(stage), indexMath.constant(stage));
+  });
+  // Every thread waits on barriers that thread 0 initialized.
+  gpu::BarrierOp::create(builder, loc);
+
+  auto accumulatorType = nvgpu::WarpgroupAccumulatorType::get(
+      context, VectorType::get({groupRows, tile}, builder.getF32Type()));
+  Value initial =
+      nvgpu::WarpgroupMmaInitAccumulatorOp::create(builder, loc,
+                                                   accumulatorType);
+  Value warpgroup = arith::DivUIOp::create(
+      builder, loc, thread, indexMath.constant(kWarpgroupThreads));
+  Value aRowsOffset = arith::MulIOp::create(
+      builder, loc, warpgroup,
+      indexMath.constant(groupRows * kStepK * elementBytes()));
+  Value ticks = indexMath.constant(10000000);
+  auto loop = scf::ForOp::create(builder, loc, zero,
+                                 indexMath.constant(blocks), one,
+                                 ValueRange{initial});
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(loop.getBody());
+    Value step = loop.getInductionVar();
+    Value stageCount = indexMath.constant(stages);
+    Value stage = arith::RemUIOp::create(builder, loc, step, stageCount);
+    // The stage's barrier completes one phase per refill: this block's is
+    // the (step / stages)-th.
+    Value phase = arith::DivUIOp::create(builder, loc, step, stageCount);
+    Value parity = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::ne,
+        arith::RemUIOp::create(builder, loc, phase, indexMath.constant(2)),
+        zero);
+    nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, parity,
+                                           ticks, stage);
+    Value aTile = sharedView({groupRows, kStepK},
+                             indexMath.add(aStageOffset(stage),
+                                                 aRowsOffset));
+    Value bTile = sharedView({kStepK, tile}, bStageOffset(stage));
+    auto aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        builder, loc,
+        nvgpu::WarpgroupMatrixDescriptorType::get(
+            context, MemRefType::get({groupRows, kStepK}, contraction.element,
+                                     MemRefLayoutAttrInterface{}, workgroup)),
+        aTile, aMap);
+    auto bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
+        builder, loc,
+        nvgpu::WarpgroupMatrixDescriptorType::get(
+            context, MemRefType::get({kStepK, tile}, contraction.element,
+                                     MemRefLayoutAttrInterface{}, workgroup)),
+        bTile, bMap);
+    // B's boxes hold rows of N: the mma reads it N-major ("transposed").
+    // It returns once the previous step's mma is done (wait group 1).
+    Value accumulators = nvgpu::WarpgroupMmaOp::create(
+        builder, loc, accumulatorType, aDescriptor, bDescriptor,
+        /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
+        /*transposeB=*/builder.getUnitAttr(),
+        loop.getRegionIterArgs().front());
+    // The previous step's stage is free once every warpgroup is past its
+    // mma: thread 0 refills it with the block `stages` - 1 ahead.
+    Value previous = arith::SubIOp::create(builder, loc, step, one);
+    Value refill = indexMath.add(previous, stages);
+    Value due = arith::AndIOp::create(
+        builder, loc,
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, step,
+                              one),
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, refill,
+                              indexMath.constant(blocks)));
+    auto ifDue = scf::IfOp::create(builder, loc, due);
+    {
+      OpBuilder::InsertionGuard inner(builder);
+      builder.setInsertionPointToStart(ifDue.thenBlock());
+      gpu::BarrierOp::create(builder, loc);
+      ifLeader([&] {
+        issueLoads(arith::RemUIOp::create(builder, loc, previous, stageCount),
+                   refill);
+      });
+    }
+    scf::YieldOp::create(builder, loc, accumulators);
+  }
+  NVVM::WgmmaWaitGroupSyncOp::create(builder, loc, uint64_t(0));
+  // The store puts warp w's rows at 16 w of its view, w counting the
+  // block's warps: every warpgroup stores through the view at the tile's
+  // first row.
+  SmallVector<OpFoldResult> offsets = {firstRow, firstColumn};
+  SmallVector<OpFoldResult> sizes = {builder.getIndexAttr(groupRows),
+                                     builder.getIndexAttr(tile)};
+  SmallVector<OpFoldResult> strides(2, builder.getIndexAttr(1));
+  Value output = memref::SubViewOp::create(builder, loc, contraction.c,
+                                           offsets, sizes, strides);
+  nvgpu::WarpgroupMmaStoreOp::create(builder, loc, loop.getResult(0), output);
+  gpu::TerminatorOp::create(builder, loc);
+  contraction.fill->erase();
+  op->erase();
+}
+
+struct WarpgroupContractionsForGPUPass
+    : ke::impl::KeWarpgroupContractionsForGPUBase<
+          WarpgroupContractionsForGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp function = getOperation();
+    ke::GPUSchedule options;
+    options.warpgroupTile = this->tile;
+    int64_t largest = ke::GPUSchedule::get(function, options).warpgroupTile;
+    if (largest == 0)
+      return;
+    if (largest != 128 && largest != 256) {
+      function.emitError()
+          << "ke-warpgroup-contractions-for-gpu: tile must be 0, 128 or 256 "
+             "(got "
+          << largest << ")";
+      return signalPassFailure();
+    }
+    SmallVector<WarpgroupContraction> matched;
+    function.walk([&](linalg::LinalgOp op) {
+      if (std::optional<WarpgroupContraction> contraction = match(op))
+        matched.push_back(*contraction);
+    });
+    for (WarpgroupContraction &contraction : matched) {
+      if (contraction.m % kTileRows != 0 || contraction.k % kStepK != 0)
+        continue;
+      // The widest tile that divides N and still gives `min-blocks`
+      // blocks; none (mma.sync's smaller tiles fill the GPU better) when
+      // even 128 does not.
+      int64_t tile = 0;
+      for (int64_t width = largest; width >= 128 && !tile; width /= 2)
+        if (contraction.n % width == 0 &&
+            (contraction.m / kTileRows) * (contraction.n / width) >= minBlocks)
+          tile = width;
+      if (!tile)
+        continue;
+      int64_t stageBytes = (kTileRows + tile) * kStepK *
+                           contraction.element.getIntOrFloatBitWidth() / 8;
+      int64_t fitting = std::min<int64_t>(
+          stages, (maxShared - kSwizzleAlignment) / stageBytes);
+      if (fitting < 2)
+        continue;
+      WarpgroupKernelBuilder(contraction, tile, fitting).build();
+    }
+  }
+};
+} // namespace
