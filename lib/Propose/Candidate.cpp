@@ -66,6 +66,8 @@ BuiltCandidate ke::propose::buildCandidate(const Proposal &proposal,
   setIntegerKnob(KeDialect::kGPUWarpsAttrName, proposal.gpuWarps);
   setIntegerKnob(KeDialect::kGPUTensorCoreTileAttrName,
                  proposal.gpuTensorCoreTile);
+  setIntegerKnob(KeDialect::kGPUWarpgroupTileAttrName,
+                 proposal.gpuWarpgroupTile);
   setIntegerKnob(KeDialect::kGPUReductionThreadsAttrName,
                  proposal.gpuReductionThreads);
   setIntegerKnob(KeDialect::kGPUKSplitsAttrName, proposal.gpuKSplits);

@@ -286,6 +286,13 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_tensor_core_
 
 // -----
 
+// expected-error @+1 {{expects 'ke.gpu_warpgroup_tile' to be 0, 128 or 256 on a function}}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.gpu_warpgroup_tile = 64 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
 // Precision names what the author allows; bf16 is a type, not a permission.
 // expected-error @+1 {{expects 'ke.precision' to be "ieee" or "tf32" on a function}}
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> attributes {ke.precision = "bf16"} {

@@ -523,6 +523,17 @@ TEST(GPUProposerTest, TensorCoreTilesOnlyForTensorCoreInputs) {
   EXPECT_TRUE(tensorCoreTiles(shapes).empty());
 }
 
+TEST(GPUProposerTest, WarpgroupTilesOnlyForTensorCoreInputs) {
+  auto warpgroupTiles = [](const std::vector<OpShape> &shapes) {
+    return knobValues(shapes, &Proposal::gpuWarpgroupTile);
+  };
+  std::vector<OpShape> shapes = matmulShapes();
+  EXPECT_TRUE(warpgroupTiles(shapes).empty());
+  // The narrower tile and off (0); 256 is the default.
+  shapes[1].tensorCoreInputs = true;
+  EXPECT_EQ(warpgroupTiles(shapes), (std::vector<int64_t>{128, 0}));
+}
+
 TEST(GPUProposerTest, KSplitsOnlyForContractions) {
   auto kSplits = [](const std::vector<OpShape> &shapes) {
     return knobValues(shapes, &Proposal::gpuKSplits);

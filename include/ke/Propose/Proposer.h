@@ -96,6 +96,9 @@ struct Proposal {
   /// Outputs per block along i and j of contractions on tensor cores
   /// (ke.gpu_tensor_core_tile; 0: none).
   std::optional<int64_t> gpuTensorCoreTile;
+  /// Most columns per block of 16-bit GEMMs on Hopper's warpgroup mma
+  /// (ke.gpu_warpgroup_tile; 0: none).
+  std::optional<int64_t> gpuWarpgroupTile;
   /// Blocks per output tile along K of staged contractions
   /// (ke.gpu_k_splits; 1: none).
   std::optional<int64_t> gpuKSplits;
