@@ -160,6 +160,14 @@ private:
                                   indexMath.add(base, byteOffset),
                                   ValueRange{});
   }
+  /// The wgmma descriptor of the `shape` tile at `byteOffset`, which
+  /// `map`'s copies wrote (swizzled as its type says).
+  Value descriptor(ArrayRef<int64_t> shape, Value byteOffset, Value map) {
+    return nvgpu::WarpgroupGenerateDescriptorOp::create(
+        builder, loc,
+        nvgpu::WarpgroupMatrixDescriptorType::get(context, sharedType(shape)),
+        sharedView(shape, byteOffset), map);
+  }
   int64_t elementBytes() const {
     return contraction.element.getIntOrFloatBitWidth() / 8;
   }
@@ -321,22 +329,11 @@ void WarpgroupKernelBuilder::build() {
         zero);
     nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, parity,
                                            ticks, stage);
-    Value aTile = sharedView({groupRows, kStepK},
-                             indexMath.add(aStageOffset(stage),
-                                                 aRowsOffset));
-    Value bTile = sharedView({kStepK, tile}, bStageOffset(stage));
-    auto aDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        builder, loc,
-        nvgpu::WarpgroupMatrixDescriptorType::get(
-            context, MemRefType::get({groupRows, kStepK}, contraction.element,
-                                     MemRefLayoutAttrInterface{}, workgroup)),
-        aTile, aMap);
-    auto bDescriptor = nvgpu::WarpgroupGenerateDescriptorOp::create(
-        builder, loc,
-        nvgpu::WarpgroupMatrixDescriptorType::get(
-            context, MemRefType::get({kStepK, tile}, contraction.element,
-                                     MemRefLayoutAttrInterface{}, workgroup)),
-        bTile, bMap);
+    Value aDescriptor = descriptor(
+        {groupRows, kStepK},
+        indexMath.add(aStageOffset(stage), aRowsOffset), aMap);
+    Value bDescriptor =
+        descriptor({kStepK, tile}, bStageOffset(stage), bMap);
     // B's boxes hold rows of N: the mma reads it N-major ("transposed").
     // It returns once the previous step's mma is done (wait group 1).
     Value accumulators = nvgpu::WarpgroupMmaOp::create(
