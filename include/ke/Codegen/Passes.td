@@ -417,13 +417,14 @@ def KeWarpgroupContractionsForGPU : Pass<"ke-warpgroup-contractions-for-gpu", "m
     On buffers, before `ke-tensor-core-contractions-for-gpu`: a plain
     C[M][N] = A[M][K] B[K][N] (`acc + a * b`, the inputs possibly extended)
     on whole row-major buffers, A and B both f16 or both bf16, C f32 and
-    zero-filled right before, with M a multiple of 128 and K of 64, becomes
-    a `gpu.launch` per 128 x `tile` outputs (sm_90a):
+    zero-filled right before, with K a multiple of 64, becomes a
+    `gpu.launch` per tile of outputs (sm_90a):
 
-    - the host makes a TMA tensor map of A (boxes 128 x 64) and of B
+    - the host makes a TMA tensor map of A (boxes of the tile's rows x
+      64) and of B
       (boxes 64 x 64), 128-byte swizzled (`nvgpu.tma.create.descriptor`);
-    - `tile` / 128 warpgroups (4 warps each) own 128 / warpgroups rows by
-      `tile` columns of f32 accumulators in registers;
+    - one warpgroup (4 warps) owns the tile's f32 accumulators in
+      registers, two for 128 x 256 (64 x 256 each);
     - K runs in blocks of 64 through `stages` shared buffers aligned to
       1024 bytes: thread 0 starts each block's copies
       (`nvgpu.tma.async.load`) `stages` - 1 blocks ahead and they complete
@@ -433,10 +434,12 @@ def KeWarpgroupContractionsForGPU : Pass<"ke-warpgroup-contractions-for-gpu", "m
       block barrier frees that buffer for the next copies;
     - the accumulators go straight to C (`nvgpu.warpgroup.mma.store`).
 
-    The tile is the widest of `tile` and 128 that divides N and still gives
-    `min-blocks` blocks (blocks sweep 8 row tiles per column tile, so the
-    blocks running together share B in L2); with neither, the op is left
-    to the mma.sync path, whose smaller tiles fill the GPU. The function's
+    The tile is the first of 128 x 256, 128 x 128, 64 x 256 and 64 x 128
+    (at most `tile` columns) that divides the output and gives
+    `min-blocks` blocks, else 64 x 128 where it gives half as many (blocks
+    sweep 8 row tiles per column tile, so the blocks running together
+    share B in L2); with none, the op is left to the mma.sync path, whose
+    smaller tiles fill the GPU. The function's
     `ke.gpu_warpgroup_tile` (the search's knob) replaces `tile`; 0 turns the
     rewrite off. Stages beyond `max-shared` are dropped.
   }];

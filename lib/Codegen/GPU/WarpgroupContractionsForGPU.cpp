@@ -9,8 +9,8 @@
 // bank conflicts) and signals an mbarrier with its byte count.
 //
 // Large row-major f16/bf16 GEMMs with f32 results become one launch per
-// 128 x `tile` outputs: `tile` / 128 warpgroups (each 128 / warpgroups
-// rows by `tile` columns of f32 accumulators in registers), K in blocks of
+// 128 or 64 x `tile` outputs: one warpgroup (two for 128 x 256) holding
+// the f32 accumulators in registers, K in blocks of
 // 64 through `stages` shared buffers that thread 0 refills `stages` - 1
 // blocks ahead, the tensor maps made on the host (nvgpu.tma.create.descriptor,
 // which ke-run's runtime serves from the CUDA driver).
@@ -42,10 +42,11 @@ using ke::detail::findInitializingFill;
 using ke::detail::IndexMath;
 
 namespace {
-/// Rows of outputs per block, and K per shared-memory step: 64 16-bit
-/// elements are the 128 bytes one swizzled row holds.
-constexpr int64_t kTileRows = 128;
+/// K per shared-memory step: 64 16-bit elements are the 128 bytes one
+/// swizzled row holds.
 constexpr int64_t kStepK = 64;
+/// Rows of outputs per warpgroup's wgmma.
+constexpr int64_t kWgmmaRows = 64;
 /// Columns of B per TMA box: its rows are also 128 swizzled bytes.
 constexpr int64_t kBoxColumns = 64;
 constexpr int64_t kWarpgroupThreads = 128;
@@ -119,11 +120,11 @@ std::optional<WarpgroupContraction> match(linalg::LinalgOp op) {
 
 class WarpgroupKernelBuilder {
 public:
-  WarpgroupKernelBuilder(WarpgroupContraction contraction, int64_t tile,
-                         int64_t stages)
+  WarpgroupKernelBuilder(WarpgroupContraction contraction, int64_t rows,
+                         int64_t tile, int64_t stages)
       : contraction(contraction), builder(contraction.op),
-        loc(contraction.op.getLoc()), indexMath(builder, loc), tile(tile),
-        stages(stages), context(builder.getContext()),
+        loc(contraction.op.getLoc()), indexMath(builder, loc), rows(rows),
+        tile(tile), stages(stages), context(builder.getContext()),
         workgroup(gpu::AddressSpaceAttr::get(context,
                                              gpu::AddressSpace::Workgroup)) {}
 
@@ -171,7 +172,7 @@ private:
   int64_t elementBytes() const {
     return contraction.element.getIntOrFloatBitWidth() / 8;
   }
-  int64_t aStageBytes() const { return kTileRows * kStepK * elementBytes(); }
+  int64_t aStageBytes() const { return rows * kStepK * elementBytes(); }
   int64_t bStageBytes() const { return kStepK * tile * elementBytes(); }
   Value aStageOffset(Value stage) {
     return arith::MulIOp::create(builder, loc, stage,
@@ -191,7 +192,8 @@ private:
   OpBuilder builder;
   Location loc;
   IndexMath indexMath;
-  int64_t tile, stages;
+  /// Outputs per block along M and N.
+  int64_t rows, tile, stages;
   MLIRContext *context;
   gpu::AddressSpaceAttr workgroup;
   Value aMap, bMap, shared, base, barriers, firstRow, firstColumn;
@@ -204,7 +206,7 @@ void WarpgroupKernelBuilder::issueLoads(Value stage, Value block) {
       builder, loc, barriers, indexMath.constant(aStageBytes() + bStageBytes()),
       stage, /*predicate=*/Value());
   // TMA coordinates run innermost first.
-  Value aTile = sharedView({kTileRows, kStepK}, aStageOffset(stage));
+  Value aTile = sharedView({rows, kStepK}, aStageOffset(stage));
   nvgpu::TmaAsyncLoadOp::create(builder, loc, aTile, barriers, aMap,
                                 ValueRange{k, firstRow}, stage,
                                 /*multicastMask=*/Value(), /*predicate=*/Value());
@@ -222,12 +224,14 @@ void WarpgroupKernelBuilder::issueLoads(Value stage, Value block) {
 
 void WarpgroupKernelBuilder::build() {
   linalg::LinalgOp op = contraction.op;
-  int64_t warpgroups = tile / 128;
-  int64_t groupRows = kTileRows / warpgroups;
-  int64_t rowTiles = contraction.m / kTileRows,
+  // 128 x 256 outputs take two warpgroups of 64 x 256 (128 accumulators
+  // per thread each); smaller tiles one.
+  int64_t warpgroups = rows * tile / (kWgmmaRows * 256) > 1 ? 2 : 1;
+  int64_t groupRows = rows / warpgroups;
+  int64_t rowTiles = contraction.m / rows,
           columnTiles = contraction.n / tile;
   int64_t blocks = contraction.k / kStepK;
-  aMap = createMap(contraction.a, {kTileRows, kStepK});
+  aMap = createMap(contraction.a, {rows, kStepK});
   bMap = createMap(contraction.b, {kStepK, kBoxColumns});
   int64_t sharedBytes =
       stages * (aStageBytes() + bStageBytes()) + kSwizzleAlignment;
@@ -255,7 +259,7 @@ void WarpgroupKernelBuilder::build() {
       groupFirstRow,
       arith::RemUIOp::create(builder, loc, inGroup, groupHeight).getResult());
   Value columnTile = arith::DivUIOp::create(builder, loc, inGroup, groupHeight);
-  firstRow = indexMath.mul(rowTile, kTileRows);
+  firstRow = indexMath.mul(rowTile, rows);
   firstColumn = indexMath.mul(columnTile, tile);
 
   shared = gpu::DynamicSharedMemoryOp::create(
@@ -404,25 +408,37 @@ struct WarpgroupContractionsForGPUPass
         matched.push_back(*contraction);
     });
     for (WarpgroupContraction &contraction : matched) {
-      if (contraction.m % kTileRows != 0 || contraction.k % kStepK != 0)
+      if (contraction.k % kStepK != 0)
         continue;
-      // The widest tile that divides N and still gives `min-blocks`
-      // blocks; none (mma.sync's smaller tiles fill the GPU better) when
-      // even 128 does not.
-      int64_t tile = 0;
-      for (int64_t width = largest; width >= 128 && !tile; width /= 2)
-        if (contraction.n % width == 0 &&
-            (contraction.m / kTileRows) * (contraction.n / width) >= minBlocks)
-          tile = width;
+      // The largest tile (128 x 256, 128 x 128, 64 x 256, 64 x 128, up to
+      // `tile` columns) that divides the output and gives `min-blocks`
+      // blocks; else 64 x 128 if it gives half as many; else none
+      // (mma.sync's smaller tiles fill the GPU better).
+      auto blocks = [&](int64_t rows, int64_t columns) -> int64_t {
+        if (contraction.m % rows != 0 || contraction.n % columns != 0)
+          return 0;
+        return (contraction.m / rows) * (contraction.n / columns);
+      };
+      int64_t rows = 0, tile = 0;
+      for (int64_t tileRows : {128, 64})
+        for (int64_t width = largest; width >= 128 && !tile; width /= 2)
+          if (blocks(tileRows, width) >= minBlocks) {
+            rows = tileRows;
+            tile = width;
+          }
+      if (!tile && 2 * blocks(kWgmmaRows, 128) >= minBlocks) {
+        rows = kWgmmaRows;
+        tile = 128;
+      }
       if (!tile)
         continue;
-      int64_t stageBytes = (kTileRows + tile) * kStepK *
+      int64_t stageBytes = (rows + tile) * kStepK *
                            contraction.element.getIntOrFloatBitWidth() / 8;
       int64_t fitting = std::min<int64_t>(
           stages, (maxShared - kSwizzleAlignment) / stageBytes);
       if (fitting < 2)
         continue;
-      WarpgroupKernelBuilder(contraction, tile, fitting).build();
+      WarpgroupKernelBuilder(contraction, rows, tile, fitting).build();
     }
   }
 };

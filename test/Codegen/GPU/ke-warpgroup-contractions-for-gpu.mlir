@@ -1,5 +1,8 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-warpgroup-contractions-for-gpu{min-blocks=1}))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-warpgroup-contractions-for-gpu{min-blocks=8}))' | FileCheck %s --check-prefix=NARROW
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-warpgroup-contractions-for-gpu{min-blocks=16}))' | FileCheck %s --check-prefix=ROWS64
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-warpgroup-contractions-for-gpu{min-blocks=32}))' | FileCheck %s --check-prefix=ROWS64
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-warpgroup-contractions-for-gpu{min-blocks=33}))' | FileCheck %s --check-prefix=OFF
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-warpgroup-contractions-for-gpu{min-blocks=1 max-shared=120000}))' | FileCheck %s --check-prefix=FEWER
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-warpgroup-contractions-for-gpu{tile=0}))' | FileCheck %s --check-prefix=OFF
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-warpgroup-contractions-for-gpu{tile=64}))' 2>&1 | FileCheck %s --check-prefix=BAD
@@ -49,6 +52,16 @@
 // NARROW:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c8{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}} dynamic_shared_memory_size %[[BYTES]]
 // NARROW:           nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // NARROW:           nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<128x128xf32>>
+
+// 16 blocks: only 64 x 128 tiles give them (one warpgroup of 64 x 128
+// accumulators, A in boxes of 64 x 64); with 32 asked, 64 x 128 still
+// gives half as many and is taken, with 33 not (OFF above).
+// ROWS64-LABEL: func.func @matmul_bf16
+// ROWS64:         nvgpu.tma.create.descriptor %{{.*}} box[%c64{{.*}}, %c64{{.*}}] : memref<*xbf16> -> <tensor = memref<64x64xbf16
+// ROWS64:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c16{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c128{{.*}},
+// ROWS64:           nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c24576
+// ROWS64:           nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
+// ROWS64:           memref.subview %arg2[%{{.*}}, %{{.*}}] [64, 128] [1, 1]
 
 // Two stages of 48 KB under 120000 bytes.
 // FEWER-LABEL: func.func @matmul_bf16
