@@ -89,9 +89,12 @@ void resolveEntryPoints(void *library, GPUDriver &driver, GPUVendor vendor,
   entry(driver.cuMemcpy, "cuMemcpy", "hipMemcpyDtoD");
   entry(driver.cuMemsetD8, "cuMemsetD8_v2", "hipMemsetD8");
   entry(driver.cuMemsetD32, "cuMemsetD32_v2", "hipMemsetD32");
+  // Optional: drivers before CUDA 12 lack it, and only TMA kernels need it
+  // (mgpuTensorMapEncodeTiledMemref says so when it is missing).
   if (!amd)
-    resolve(library, driver.cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled",
-            missing);
+    driver.cuTensorMapEncodeTiled =
+        reinterpret_cast<decltype(driver.cuTensorMapEncodeTiled)>(
+            dlsym(library, "cuTensorMapEncodeTiled"));
   // The error strings differ in shape: one slot each.
   if (amd)
     resolve(library, driver.hipGetErrorString, "hipGetErrorString", missing);

@@ -13,9 +13,9 @@
 #include "ke/Runtime/GPUDriver.h"
 
 #include <atomic>
+#include <cstring>
 #include <iterator>
 #include <map>
-#include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
