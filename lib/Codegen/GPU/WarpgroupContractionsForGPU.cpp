@@ -2,18 +2,19 @@
 //
 // Hopper multiplies per warpgroup (4 warps) with `wgmma`: 64 x N x 16 for
 // 16-bit inputs, both operands read straight from shared memory through
-// matrix descriptors, asynchronously, at about twice the rate `mma.sync`
-// reaches. Its operands come best from the Tensor Memory Accelerator: one
-// thread starts a copy of a whole 2-D box (`cp.async.bulk.tensor`), which
-// lands 128-byte-swizzled (the layout wgmma's descriptors read without
-// bank conflicts) and signals an mbarrier with its byte count.
+// matrix descriptors, asynchronously, faster than `mma.sync` can be fed
+// from registers. Its operands come best from the Tensor Memory
+// Accelerator: one thread starts a copy of a whole 2-D box
+// (`cp.async.bulk.tensor`), which lands 128-byte-swizzled (the layout
+// wgmma's descriptors read without bank conflicts) and signals an mbarrier
+// with its byte count.
 //
 // Large row-major f16/bf16 GEMMs with f32 results become one launch per
 // 128 or 64 x `tile` outputs: one warpgroup (two for 128 x 256) holding
-// the f32 accumulators in registers, K in blocks of
-// 64 through `stages` shared buffers that thread 0 refills `stages` - 1
-// blocks ahead, the tensor maps made on the host (nvgpu.tma.create.descriptor,
-// which ke-run's runtime serves from the CUDA driver).
+// the f32 accumulators in registers, K in blocks of 64 through `stages`
+// shared buffers that thread 0 refills `stages` - 1 blocks ahead, the
+// tensor maps made on the host (nvgpu.tma.create.descriptor, which
+// ke-run's runtime serves from the CUDA driver).
 //
 //===----------------------------------------------------------------------===//
 
