@@ -335,8 +335,9 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     Option<"kSplits", "k-splits", "int64_t",
            "::ke::GPUScheduleDefaults::kSplits",
            "Blocks per output tile along K, adding their partial sums into "
-           "the output (a power of two dividing K's steps; 0: the fewest "
-           "that give the grid `fill-blocks` blocks, 1: none)">,
+           "the output (a power of two up to 64, lowered to one dividing "
+           "K's steps; 0: the fewest that give the grid `fill-blocks` "
+           "blocks, 1: none; anything else is an error)">,
     Option<"fillBlocks", "fill-blocks", "int64_t", "0",
            "Blocks the grid should have (a few per multiprocessor) before K "
            "is split for more (0: K never split unless asked)">

@@ -565,15 +565,21 @@ struct StageContractionsForGPUPass
     // A tile the search chose is taken exactly; the option's is a ceiling.
     bool exactTile =
         getOperation()->hasAttr(ke::KeDialect::kGPUSharedTileAttrName);
+    // k-splits: 0 (as many as fill the grid) or a power of two up to 64,
+    // as the search's knob.
+    bool validSplits = schedule.kSplits == 0 ||
+                       (schedule.kSplits > 0 && schedule.kSplits <= 64 &&
+                        llvm::isPowerOf2_64(schedule.kSplits));
     if (tile % kThreadsPerSide != 0 || tile / kThreadsPerSide > 8 || tile < 0 ||
         stepK <= 0 || !llvm::is_contained({2, 4, 8, 16}, warps) ||
-        schedule.stages < 1) {
+        schedule.stages < 1 || !validSplits) {
       getOperation().emitError()
           << "ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps "
-             "of 16, k-step positive, warps 2, 4, 8 or 16 and stages at "
-             "least 1 (got tile="
+             "of 16, k-step positive, warps 2, 4, 8 or 16, stages at least 1 "
+             "and k-splits 0 or a power of two up to 64 (got tile="
           << tile << ", k-step=" << stepK.getValue() << ", warps=" << warps
-          << ", stages=" << schedule.stages << ")";
+          << ", stages=" << schedule.stages
+          << ", k-splits=" << schedule.kSplits << ")";
       return signalPassFailure();
     }
     int64_t threadRows = 2 * warps;

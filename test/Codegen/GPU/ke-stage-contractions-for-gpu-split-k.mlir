@@ -4,6 +4,10 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=8}))' | FileCheck %s --check-prefix=FILL
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=1000}))' | FileCheck %s --check-prefix=FLOOR
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8}))' | FileCheck %s --check-prefix=NONE
+// RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=3}))' 2>&1 | FileCheck %s --check-prefix=BADSPLITS
+// RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=-1}))' 2>&1 | FileCheck %s --check-prefix=BADSPLITS
+
+// BADSPLITS: k-splits 0 or a power of two up to 64 (got tile=64, k-step=16, warps=8, stages=3, k-splits=
 
 // A 128x128x512 matmul after a fill, 64x64 tiles (2 x 2 blocks), split in
 // 4 along z: each block walks 8 of the 32 steps of 16, from k = z * 128.

@@ -86,9 +86,9 @@
 // OFF-LABEL: func.func @matmul
 // OFF:         linalg.fill
 // OFF:         linalg.matmul
-// BAD: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive, warps 2, 4, 8 or 16 and stages at least 1 (got tile=24, k-step=16, warps=4, stages=3)
-// BADWARPS: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive, warps 2, 4, 8 or 16 and stages at least 1 (got tile=64, k-step=16, warps=3, stages=3)
-// BADSTAGES: (got tile=64, k-step=16, warps=4, stages=0)
+// BAD: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive, warps 2, 4, 8 or 16, stages at least 1 and k-splits 0 or a power of two up to 64 (got tile=24, k-step=16, warps=4, stages=3, k-splits=0)
+// BADWARPS: ke-stage-contractions-for-gpu: tile must be 16 to 128 in steps of 16, k-step positive, warps 2, 4, 8 or 16, stages at least 1 and k-splits 0 or a power of two up to 64 (got tile=64, k-step=16, warps=3, stages=3, k-splits=0)
+// BADSTAGES: (got tile=64, k-step=16, warps=4, stages=0, k-splits=0)
 // Four warps: 16 x 8 threads, each 8 rows x 4 columns of the 64 x 64 tile
 // (rows y + 8r): 32 accumulators, A read as 8 vectors of k per four k. The
 // function's ke.gpu_warps = 16 wins over the option: 16 x 32 threads, 2 x 4
