@@ -11,12 +11,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Runtime/GPUDriver.h"
+#include "ke/Runtime/TiledTensorMap.h"
 
 #include <atomic>
 #include <cstring>
-#include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -282,9 +283,6 @@ TensorMapCache &tensorMaps() {
   static TensorMapCache cache;
   return cache;
 }
-/// CUtensorMapDataType's element sizes, by its value.
-constexpr uint64_t kTensorMapElementBytes[] = {1, 2, 4, 4, 8, 8, 2,
-                                               4, 8, 2, 4, 4, 4};
 } // namespace
 
 KE_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
@@ -294,44 +292,20 @@ KE_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
                                                int64_t l2Promotion,
                                                int64_t oobFill,
                                                int64_t *box) {
+  std::string error;
+  std::optional<TiledTensorMap> tiled =
+      describeTiledTensorMap(rank, descriptor, dataType, box, error);
+  if (!tiled) {
+    noteRuntimeError("mgpuTensorMapEncodeTiledMemref: " + error);
+    return nullptr;
+  }
   const GPUDriver *gpu = driver();
   if (!gpu || !gpu->cuTensorMapEncodeTiled) {
     noteRuntimeError("TMA tensor maps need the CUDA 12 driver");
     return nullptr;
   }
-  constexpr int64_t kMaxRank = 5;
-  if (rank < 1 || rank > kMaxRank || dataType < 0 ||
-      dataType >= int64_t(std::size(kTensorMapElementBytes))) {
-    noteRuntimeError("mgpuTensorMapEncodeTiledMemref: unsupported tensor");
-    return nullptr;
-  }
-  // A ranked memref descriptor: allocated and aligned pointers, offset,
-  // then rank sizes and rank strides (in elements).
-  struct Header {
-    char *allocated, *aligned;
-    int64_t offset;
-  };
-  auto *header = static_cast<Header *>(descriptor);
-  auto *sizesAndStrides = reinterpret_cast<int64_t *>(header + 1);
-  uint64_t elementBytes = kTensorMapElementBytes[dataType];
-  char *address = header->aligned + header->offset * elementBytes;
-  // The driver counts dimensions innermost first; the innermost stride is
-  // implied (dense rows), the others are in bytes.
-  uint64_t sizes[kMaxRank] = {}, strides[kMaxRank] = {};
-  unsigned boxSizes[kMaxRank] = {}, elementStrides[kMaxRank] = {};
-  for (int64_t i = 0; i < rank; ++i) {
-    sizes[i] = sizesAndStrides[rank - 1 - i];
-    boxSizes[i] = unsigned(box[rank - 1 - i]);
-    elementStrides[i] = 1;
-    if (i + 1 < rank)
-      strides[i] = sizesAndStrides[rank + rank - 2 - i] * elementBytes;
-  }
-  std::vector<uint64_t> key = {uint64_t(rank), uint64_t(address),
-                               uint64_t(dataType), uint64_t(interleave),
-                               uint64_t(swizzle), uint64_t(l2Promotion),
-                               uint64_t(oobFill)};
-  for (int64_t i = 0; i < rank; ++i)
-    key.insert(key.end(), {sizes[i], strides[i], boxSizes[i]});
+  std::vector<uint64_t> key = tiled->getKey(int(interleave), int(swizzle),
+                                            int(l2Promotion), int(oobFill));
   TensorMapCache &cache = tensorMaps();
   std::lock_guard<std::mutex> lock(cache.mutex);
   if (auto found = cache.maps.find(key); found != cache.maps.end())
@@ -341,9 +315,10 @@ KE_EXPORT void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *descriptor,
     uint64_t opaque[16];
   } map;
   if (!check(gpu->cuTensorMapEncodeTiled(
-                 &map, int(dataType), unsigned(rank), address, sizes,
-                 strides, boxSizes, elementStrides, int(interleave),
-                 int(swizzle), int(l2Promotion), int(oobFill)),
+                 &map, tiled->dataType, tiled->rank, tiled->address,
+                 tiled->sizes, tiled->strides, tiled->box,
+                 tiled->elementStrides, int(interleave), int(swizzle),
+                 int(l2Promotion), int(oobFill)),
              "cuTensorMapEncodeTiled"))
     return nullptr;
   CUdeviceptr onDevice = 0;
