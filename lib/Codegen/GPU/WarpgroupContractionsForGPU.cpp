@@ -22,7 +22,6 @@
 #include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/LinalgOnBuffers.h"
 #include "ke/Codegen/Passes.h"
-#include "ke/KeDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
