@@ -9,7 +9,9 @@
 // wgmma's descriptors read without bank conflicts) and signals an mbarrier
 // with its byte count.
 //
-// Large row-major f16/bf16 GEMMs with f32 results become one launch per
+// Large f16/bf16 GEMMs with f32 results, B either [K][N] or [N][K] (a
+// Linear's weight, also read through the transposing copy front ends put
+// before the product), become one launch per
 // 128 or 64 x `tile` outputs: one warpgroup (two for 128 x 256) holding
 // the f32 accumulators in registers, K in blocks of 64 through `stages`
 // shared buffers that thread 0 refills `stages` - 1 blocks ahead, the
@@ -31,6 +33,8 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KEWARPGROUPCONTRACTIONSFORGPU
@@ -47,6 +51,8 @@ namespace {
 constexpr int64_t kStepK = 64;
 /// Rows of outputs per warpgroup's wgmma.
 constexpr int64_t kWgmmaRows = 64;
+/// K per wgmma instruction for 16-bit inputs.
+constexpr int64_t kWgmmaDepth = 16;
 /// Columns of B per TMA box: its rows are also 128 swizzled bytes.
 constexpr int64_t kBoxColumns = 64;
 constexpr int64_t kWarpgroupThreads = 128;
@@ -65,10 +71,84 @@ struct WarpgroupContraction {
   int64_t m = 0, n = 0, k = 0;
   Type element;
   linalg::FillOp fill;
+  /// B is [N][K] (each column's K contiguous) rather than [K][N].
+  bool bAlongK = false;
+  /// The transposing copy that made B's [K][N] buffer from the [N][K] `b`,
+  /// read through: it goes away with the contraction.
+  linalg::LinalgOp transposingCopy;
 };
 
+/// Whether `op` may write `buffer`: it says it does, or writes memory it
+/// does not name, or cannot say.
+bool mayWrite(Operation *op, Value buffer) {
+  if (isMemoryEffectFree(op))
+    return false;
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return true;
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  return llvm::any_of(instances, [&](MemoryEffects::EffectInstance &effect) {
+    if (!isa<MemoryEffects::Write>(effect.getEffect()))
+      return false;
+    Value written = effect.getValue();
+    // Through views to the buffer they view.
+    while (written && written != buffer)
+      if (auto view = written.getDefiningOp<ViewLikeOpInterface>())
+        written = view.getViewSource();
+      else
+        return false;
+    return true;
+  });
+}
+
+/// The copy writing `buffer`, a temporary that only it writes and only
+/// `reader` reads, when it transposes a 2-D buffer: the copy, else null.
+/// Front ends write x @ W.T as a linalg.transpose of W into a temporary
+/// before the product.
+linalg::LinalgOp findTransposingCopy(Value buffer, Operation *reader) {
+  auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return nullptr;
+  linalg::LinalgOp copy;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == reader || isa<memref::DeallocOp>(user))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (copy || !linalgOp || linalgOp.getNumDpsInputs() != 1 ||
+        linalgOp.getNumDpsInits() != 1 ||
+        linalgOp.getDpsInitOperand(0)->get() != buffer)
+      return nullptr;
+    copy = linalgOp;
+  }
+  if (!copy || copy->getBlock() != reader->getBlock() ||
+      !copy->isBeforeInBlock(reader) ||
+      copy.getNumParallelLoops() != copy.getNumLoops() ||
+      copy.getNumLoops() != 2)
+    return nullptr;
+  Block *body = copy.getBlock();
+  if (body->getOperations().size() != 1 ||
+      body->getTerminator()->getOperand(0) != body->getArgument(0))
+    return nullptr;
+  AffineMap input = copy.getMatchingIndexingMap(copy.getDpsInputOperand(0));
+  AffineMap output = copy.getMatchingIndexingMap(copy.getDpsInitOperand(0));
+  if (!input.isPermutation() || !output.isPermutation() ||
+      input.getResult(0) != output.getResult(1) ||
+      input.getResult(1) != output.getResult(0))
+    return nullptr;
+  // Nothing between the copy and the product writes the copied buffer.
+  Value source = copy.getDpsInputOperand(0)->get();
+  for (Operation *op = copy->getNextNode(); op != reader;
+       op = op->getNextNode()) {
+    if (mayWrite(op, source))
+      return nullptr;
+  }
+  return copy;
+}
+
 /// A plain C[m][n] (f32, zero-filled) += A[m][k] * B[k][n] on whole
-/// row-major buffers of f16 or bf16, or nothing.
+/// row-major buffers of f16 or bf16, B given as [K][N] or as [N][K] (read
+/// directly or through a transposing copy), or nothing.
 std::optional<WarpgroupContraction> match(linalg::LinalgOp op) {
   std::optional<ke::GPUContraction> contraction = ke::matchGPUContraction(op);
   if (!contraction || op.getNumDpsInputs() != 2 ||
@@ -88,7 +168,9 @@ std::optional<WarpgroupContraction> match(linalg::LinalgOp op) {
     return map.getNumResults() == 2 && map.getResult(0) == outer &&
            map.getResult(1) == inner;
   };
-  if (!is(maps[0], row, reduction) || !is(maps[1], reduction, column) ||
+  bool bAlongK = is(maps[1], column, reduction);
+  if (!is(maps[0], row, reduction) ||
+      !(bAlongK || is(maps[1], reduction, column)) ||
       !is(maps[2], row, column))
     return std::nullopt;
   WarpgroupContraction matched;
@@ -96,6 +178,13 @@ std::optional<WarpgroupContraction> match(linalg::LinalgOp op) {
   matched.a = op.getDpsInputOperand(0)->get();
   matched.b = op.getDpsInputOperand(1)->get();
   matched.c = op.getDpsInitOperand(0)->get();
+  matched.bAlongK = bAlongK;
+  if (!bAlongK) {
+    if ((matched.transposingCopy = findTransposingCopy(matched.b, op))) {
+      matched.b = matched.transposingCopy.getDpsInputOperand(0)->get();
+      matched.bAlongK = true;
+    }
+  }
   for (Value buffer : {matched.a, matched.b, matched.c}) {
     auto type = dyn_cast<MemRefType>(buffer.getType());
     // The tensor maps and the result stores assume dense rows.
@@ -187,6 +276,8 @@ private:
   /// Thread 0's copies of K block `block` into `stage`, announced to the
   /// stage's barrier with their byte count.
   void issueLoads(Value stage, Value block);
+  /// The mma of one K block in `stage` on `accumulators`.
+  Value multiplyBlock(Value stage, Value aRowsOffset, Value accumulators);
 
   WarpgroupContraction contraction;
   OpBuilder builder;
@@ -210,6 +301,14 @@ void WarpgroupKernelBuilder::issueLoads(Value stage, Value block) {
   nvgpu::TmaAsyncLoadOp::create(builder, loc, aTile, barriers, aMap,
                                 ValueRange{k, firstRow}, stage,
                                 /*multicastMask=*/Value(), /*predicate=*/Value());
+  if (contraction.bAlongK) {
+    // B's `tile` rows of 64 K: one box.
+    nvgpu::TmaAsyncLoadOp::create(
+        builder, loc, sharedView({tile, kStepK}, bStageOffset(stage)),
+        barriers, bMap, ValueRange{k, firstColumn}, stage,
+        /*multicastMask=*/Value(), /*predicate=*/Value());
+    return;
+  }
   for (int64_t box = 0; box < tile / kBoxColumns; ++box) {
     Value bBox = sharedView(
         {kStepK, kBoxColumns},
@@ -232,7 +331,8 @@ void WarpgroupKernelBuilder::build() {
           columnTiles = contraction.n / tile;
   int64_t blocks = contraction.k / kStepK;
   aMap = createMap(contraction.a, {rows, kStepK});
-  bMap = createMap(contraction.b, {kStepK, kBoxColumns});
+  bMap = contraction.bAlongK ? createMap(contraction.b, {tile, kStepK})
+                             : createMap(contraction.b, {kStepK, kBoxColumns});
   int64_t sharedBytes =
       stages * (aStageBytes() + bStageBytes()) + kSwizzleAlignment;
   auto launch = gpu::LaunchOp::create(
@@ -333,18 +433,8 @@ void WarpgroupKernelBuilder::build() {
         zero);
     nvgpu::MBarrierTryWaitParityOp::create(builder, loc, barriers, parity,
                                            ticks, stage);
-    Value aDescriptor = descriptor(
-        {groupRows, kStepK},
-        indexMath.add(aStageOffset(stage), aRowsOffset), aMap);
-    Value bDescriptor =
-        descriptor({kStepK, tile}, bStageOffset(stage), bMap);
-    // B's boxes hold rows of N: the mma reads it N-major ("transposed").
-    // It returns once the previous step's mma is done (wait group 1).
-    Value accumulators = nvgpu::WarpgroupMmaOp::create(
-        builder, loc, accumulatorType, aDescriptor, bDescriptor,
-        /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
-        /*transposeB=*/builder.getUnitAttr(),
-        loop.getRegionIterArgs().front());
+    Value accumulators =
+        multiplyBlock(stage, aRowsOffset, loop.getRegionIterArgs().front());
     // The previous step's stage is free once every warpgroup is past its
     // mma: thread 0 refills it with the block `stages` - 1 ahead.
     Value previous = arith::SubIOp::create(builder, loc, step, one);
@@ -381,6 +471,53 @@ void WarpgroupKernelBuilder::build() {
   gpu::TerminatorOp::create(builder, loc);
   contraction.fill->erase();
   op->erase();
+  if (linalg::LinalgOp copy = contraction.transposingCopy) {
+    Value temporary = copy.getDpsInitOperand(0)->get();
+    copy->erase();
+    for (Operation *user : llvm::make_early_inc_range(temporary.getUsers()))
+      user->erase(); // deallocations: the reader and the writer are gone
+    temporary.getDefiningOp()->erase();
+  }
+}
+
+Value WarpgroupKernelBuilder::multiplyBlock(Value stage, Value aRowsOffset,
+                                            Value accumulators) {
+  Value aOffset = indexMath.add(aStageOffset(stage), aRowsOffset);
+  // Each warpgroup's rows of A.
+  int64_t groupRows = cast<nvgpu::WarpgroupAccumulatorType>(
+                          accumulators.getType())
+                          .getFragmented()
+                          .getDimSize(0);
+  if (!contraction.bAlongK) {
+    // B's boxes hold rows of N: one mma reads it N-major ("transposed"),
+    // its lowering stepping both descriptors along K. It returns once the
+    // previous step's mma is done (wait group 1).
+    Value aDescriptor = descriptor({groupRows, kStepK}, aOffset, aMap);
+    Value bDescriptor = descriptor({kStepK, tile}, bStageOffset(stage), bMap);
+    return nvgpu::WarpgroupMmaOp::create(
+        builder, loc, accumulators.getType(), aDescriptor, bDescriptor,
+        /*waitGroup=*/uint64_t(1), /*transposeA=*/UnitAttr(),
+        /*transposeB=*/builder.getUnitAttr(), accumulators);
+  }
+  // B's rows hold K, like A's: both are read K-major, one mma per 16 of K,
+  // each starting 32 bytes further into the swizzled rows (upstream's
+  // lowering steps a K-major B by whole rows). Each returns once the
+  // previous block's mmas are done: the K block's own stay in flight.
+  int64_t steps = kStepK / kWgmmaDepth;
+  int64_t stepBytes = kWgmmaDepth * elementBytes();
+  for (int64_t step = 0; step < steps; ++step) {
+    Value aDescriptor = descriptor(
+        {groupRows, kWgmmaDepth}, indexMath.add(aOffset, step * stepBytes),
+        aMap);
+    Value bDescriptor = descriptor(
+        {kWgmmaDepth, tile},
+        indexMath.add(bStageOffset(stage), step * stepBytes), bMap);
+    accumulators = nvgpu::WarpgroupMmaOp::create(
+        builder, loc, accumulators.getType(), aDescriptor, bDescriptor,
+        /*waitGroup=*/uint64_t(steps), /*transposeA=*/UnitAttr(),
+        /*transposeB=*/UnitAttr(), accumulators);
+  }
+  return accumulators;
 }
 
 struct WarpgroupContractionsForGPUPass

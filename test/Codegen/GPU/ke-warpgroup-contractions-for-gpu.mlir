@@ -83,14 +83,14 @@ func.func @matmul_bf16(%A: memref<256x512xbf16>, %B: memref<512x512xbf16>, %C: m
 // -----
 
 // Left to mma.sync: f32 inputs; a fill other than zero; no fill (the
-// accumulators cannot start from C); M not a multiple of 128; B read
-// along K ([N][K]: the descriptors here read B N-major only).
+// accumulators cannot start from C).
 // CHECK-LABEL: func.func @left_alone
 // CHECK-NOT:     nvgpu.
-// CHECK-COUNT-5: linalg.matmul
+// CHECK-COUNT-3: linalg.matmul
+// CHECK-NOT:     nvgpu.
+// CHECK:         return
 func.func @left_alone(%A: memref<256x512xf32>, %B: memref<512x512xf32>, %C: memref<256x512xf32>,
-                      %A16: memref<256x512xf16>, %B16: memref<512x512xf16>,
-                      %A64: memref<64x512xf16>, %C64: memref<64x512xf32>) {
+                      %A16: memref<256x512xf16>, %B16: memref<512x512xf16>) {
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
@@ -98,11 +98,43 @@ func.func @left_alone(%A: memref<256x512xf32>, %B: memref<512x512xf32>, %C: memr
   linalg.fill ins(%one : f32) outs(%C : memref<256x512xf32>)
   linalg.matmul ins(%A16, %B16 : memref<256x512xf16>, memref<512x512xf16>) outs(%C : memref<256x512xf32>)
   linalg.matmul ins(%A16, %B16 : memref<256x512xf16>, memref<512x512xf16>) outs(%C : memref<256x512xf32>)
-  linalg.fill ins(%zero : f32) outs(%C64 : memref<64x512xf32>)
-  linalg.matmul ins(%A64, %B16 : memref<64x512xf16>, memref<512x512xf16>) outs(%C64 : memref<64x512xf32>)
+  return
+}
+
+// -----
+
+// B read along K ([N][K], a Linear's weight): one box of 256 rows of B by
+// 64 of K per stage, both operands K-major, one mma per 16 of K (four per
+// block), each on descriptors 32 bytes further into the swizzled rows,
+// each waiting only for the previous block's four.
+// CHECK-LABEL: func.func @b_along_k
+// CHECK:         %[[AMAP:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c128{{.*}}, %c64{{.*}}] : memref<*xf16>
+// CHECK:         %[[BMAP:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c256{{.*}}, %c64{{.*}}] : memref<*xf16> -> <tensor = memref<256x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b
+// CHECK:         gpu.launch
+// CHECK:             nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c49152
+// CHECK:             nvgpu.tma.async.load %[[AMAP]]
+// CHECK:             %[[BTILE:.*]] = memref.view
+// CHECK-NEXT:        nvgpu.tma.async.load %[[BMAP]][%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] to %[[BTILE]] : {{.*}} -> memref<256x64xf16, #gpu.address_space<workgroup>>
+// CHECK:           scf.for
+// CHECK:             nvgpu.mbarrier.try_wait.parity
+// CHECK:             %[[A0:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[AMAP]] : memref<64x16xf16
+// CHECK:             %[[B0:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}, %[[BMAP]] : memref<16x256xf16
+// CHECK:             %[[D0:.*]] = nvgpu.warpgroup.mma %[[A0]], %[[B0]], %{{.*}} {waitGroup = 4 : i64} : <tensor = memref<64x16xf16
+// CHECK:             %[[A1OFF:.*]] = arith.addi %{{.*}}, %c32
+// CHECK:             memref.view %{{.*}}[%{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<64x16xf16
+// CHECK:             %[[B1OFF:.*]] = arith.addi %{{.*}}, %c32
+// CHECK:             %[[D1:.*]] = nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[D0]] {waitGroup = 4 : i64}
+// CHECK:             %[[D2:.*]] = nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[D1]] {waitGroup = 4 : i64}
+// CHECK:             %[[D3:.*]] = nvgpu.warpgroup.mma %{{.*}}, %{{.*}}, %[[D2]] {waitGroup = 4 : i64}
+// CHECK-NOT:         nvgpu.warpgroup.mma
+// CHECK:             scf.yield %[[D3]]
+// CHECK-NOT:     linalg.matmul
+// CHECK:         return
+func.func @b_along_k(%A: memref<256x512xf16>, %B: memref<512x512xf16>, %C: memref<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
   linalg.matmul indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (j, k)>, affine_map<(i, j, k) -> (i, j)>]
-    ins(%A16, %B16 : memref<256x512xf16>, memref<512x512xf16>) outs(%C : memref<256x512xf32>)
+    ins(%A, %B : memref<256x512xf16>, memref<512x512xf16>) outs(%C : memref<256x512xf32>)
   return
 }
 
@@ -115,10 +147,31 @@ func.func @left_alone(%A: memref<256x512xf32>, %B: memref<512x512xf32>, %C: memr
 // PTX: .target sm_90a
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// The last two immediates: A and B not transposed (N-major B is).
+// PTX: p, 1, 1, 0, 1;
 func.func @large_bf16(%A: tensor<2048x1024xbf16>, %B: tensor<1024x4096xbf16>) -> tensor<2048x4096xf32> {
   %zero = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<2048x4096xf32>
   %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<2048x4096xf32>) -> tensor<2048x4096xf32>
   %C = linalg.matmul ins(%A, %B : tensor<2048x1024xbf16>, tensor<1024x4096xbf16>) outs(%init : tensor<2048x4096xf32>) -> tensor<2048x4096xf32>
   return %C : tensor<2048x4096xf32>
+}
+
+// -----
+
+// A Linear through the whole pipeline: both operands K-major (the last
+// immediates 0, 0), no transposing copy kernel left.
+// PTX-LABEL: llvm.func @large_linear
+// PTX: llvm.call @mgpuTensorMapEncodeTiledMemref
+// PTX-NOT: gpu.launch_func @{{.*}}generic
+// PTX: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// PTX: p, 1, 1, 0, 0;
+func.func @large_linear(%x: tensor<2048x1024xbf16>, %w: tensor<4096x1024xbf16>) -> tensor<2048x4096xf32> {
+  %zero = arith.constant 0.0 : f32
+  %wtEmpty = tensor.empty() : tensor<1024x4096xbf16>
+  %wt = linalg.transpose ins(%w : tensor<4096x1024xbf16>) outs(%wtEmpty : tensor<1024x4096xbf16>) permutation = [1, 0]
+  %empty = tensor.empty() : tensor<2048x4096xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%empty : tensor<2048x4096xf32>) -> tensor<2048x4096xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<2048x1024xbf16>, tensor<1024x4096xbf16>) outs(%init : tensor<2048x4096xf32>) -> tensor<2048x4096xf32>
+  return %y : tensor<2048x4096xf32>
 }
