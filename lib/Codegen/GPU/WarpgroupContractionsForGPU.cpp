@@ -325,7 +325,12 @@ void WarpgroupKernelBuilder::build() {
   linalg::LinalgOp op = contraction.op;
   // 128 x 256 outputs take two warpgroups of 64 x 256 (128 accumulators
   // per thread each); smaller tiles one.
-  int64_t warpgroups = rows * tile / (kWgmmaRows * 256) > 1 ? 2 : 1;
+  // With B read along K every warpgroup takes 64 rows: the mma lowering
+  // steps a descriptor to its second 64 rows by K rows of K elements,
+  // wrong for the 16-wide descriptors of the per-16 mmas.
+  int64_t warpgroups = contraction.bAlongK ? rows / kWgmmaRows
+                       : rows * tile / (kWgmmaRows * 256) > 1 ? 2
+                                                                : 1;
   int64_t groupRows = rows / warpgroups;
   int64_t rowTiles = contraction.m / rows,
           columnTiles = contraction.n / tile;

@@ -130,6 +130,11 @@ func.func @left_alone(%A: memref<256x512xf32>, %B: memref<512x512xf32>, %C: memr
 // CHECK:             scf.yield %[[D3]]
 // CHECK-NOT:     linalg.matmul
 // CHECK:         return
+// With 128 x 128 tiles, two warpgroups of 64 rows each: one warpgroup of
+// 128 rows would step its per-16 descriptors to rows 64-127 wrongly.
+// NARROW-LABEL: func.func @b_along_k
+// NARROW:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c8{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c256{{.*}},
+// NARROW:           nvgpu.warpgroup.mma.init.accumulator -> <fragmented = vector<64x128xf32>>
 func.func @b_along_k(%A: memref<256x512xf16>, %B: memref<512x512xf16>, %C: memref<256x512xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
