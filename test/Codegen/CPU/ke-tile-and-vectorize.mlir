@@ -603,3 +603,36 @@ func.func @boolean_mask_in_threads(%x: tensor<64x32768xf32>, %mask: tensor<64x32
   } -> tensor<64x32768xf32>
   return %r : tensor<64x32768xf32>
 }
+
+// -----
+
+// An elementwise op whose rows (23) the width does not divide, over
+// contiguous tensors: its loops collapse into one of 32384 elements, in
+// vectors of 8, instead of vectors along the 64 channels (gathers 253
+// elements apart). Operands that are slices (strided) would be copied to
+// collapse: that op keeps its loops.
+// CHECK-LABEL: func.func @odd_rows
+// CHECK:         tensor.collapse_shape %arg0 {{\[}}[0, 1, 2, 3]] : tensor<2x64x11x23xf32> into tensor<32384xf32>
+// CHECK:         vector.transfer_read {{.*}} : tensor<8xf32>, vector<8xf32>
+// CHECK:         arith.divf {{.*}} : vector<8xf32>
+// CHECK:         tensor.expand_shape {{.*}} output_shape [2, 64, 11, 23]
+// CHECK-NOT:     tensor.collapse_shape
+// CHECK:         return
+func.func @odd_rows(%x: tensor<2x64x11x23xf32>, %big: tensor<2x64x22x23xf32>) -> (tensor<2x64x11x23xf32>, tensor<2x64x11x23xf32>) {
+  %c = arith.constant 1.210000e+02 : f32
+  %e = tensor.empty() : tensor<2x64x11x23xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x64x11x23xf32>) outs(%e : tensor<2x64x11x23xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.divf %in, %c : f32
+    linalg.yield %d : f32
+  } -> tensor<2x64x11x23xf32>
+  %rows = tensor.extract_slice %big[0, 0, 0, 0] [2, 64, 11, 23] [1, 1, 2, 1] : tensor<2x64x22x23xf32> to tensor<2x64x11x23xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%rows : tensor<2x64x11x23xf32>) outs(%e : tensor<2x64x11x23xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %d = arith.divf %in, %c : f32
+    linalg.yield %d : f32
+  } -> tensor<2x64x11x23xf32>
+  return %r, %s : tensor<2x64x11x23xf32>, tensor<2x64x11x23xf32>
+}
