@@ -419,20 +419,29 @@ def KeWarpgroupContractionsForGPU : Pass<"ke-warpgroup-contractions-for-gpu", "m
     C[M][N] = A[M][K] B[K][N] (`acc + a * b`, the inputs possibly extended)
     on whole row-major buffers, A and B both f16 or both bf16, C f32 and
     zero-filled right before, with K a multiple of 64, becomes a
-    `gpu.launch` per tile of outputs (sm_90a):
+    `gpu.launch` per tile of outputs (sm_90a). B may also be given as
+    [N][K] (x @ W.T, a Linear's weight): read so by the op's indexing map,
+    or through a transposing copy into a temporary that only the product
+    reads (how front ends write it), which then goes away with the
+    temporary.
 
     - the host makes a TMA tensor map of A (boxes of the tile's rows x
-      64) and of B
-      (boxes 64 x 64), 128-byte swizzled (`nvgpu.tma.create.descriptor`);
+      64) and of B (boxes 64 x 64 of [K][N]; of [N][K], one box of the
+      tile's columns x 64), 128-byte swizzled
+      (`nvgpu.tma.create.descriptor`);
     - one warpgroup (4 warps) owns the tile's f32 accumulators in
-      registers, two for 128 x 256 (64 x 256 each);
+      registers, two for 128 x 256 (64 x 256 each); with B as [N][K],
+      one per 64 rows;
     - K runs in blocks of 64 through `stages` shared buffers aligned to
       1024 bytes: thread 0 starts each block's copies
       (`nvgpu.tma.async.load`) `stages` - 1 blocks ahead and they complete
       on the buffer's mbarrier; every warpgroup waits on it
       (`nvgpu.mbarrier.try_wait.parity`), issues its `nvgpu.warpgroup.mma`
-      (B read N-major) and waits for the previous block's, after which the
-      block barrier frees that buffer for the next copies;
+      (B read N-major; as [N][K], K-major like A, one mma per 16 of K on
+      descriptors 32 bytes further into the swizzled rows, because the
+      upstream lowering steps a K-major B by whole rows) and waits for the
+      previous block's, after which the block barrier frees that buffer
+      for the next copies;
     - the accumulators go straight to C (`nvgpu.warpgroup.mma.store`).
 
     The tile is the first of 128 x 256, 128 x 128, 64 x 256 and 64 x 128
@@ -1064,6 +1073,12 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     reduction's h and w after its channels) made 16 one-lane vectors. A
     generic reducing over several consecutive loops that every operand
     reads as one contiguous run is collapsed into one reduction loop first;
+    likewise a generic without reductions whose innermost loop
+    `vector-width` does not divide has its longest run of innermost loops
+    that every operand reads contiguously collapsed into one (a division
+    over [2, 64, 11, 23]: vectors along 32384 elements, not gathers along
+    the 64 channels), unless an operand is a slice (collapsing it would
+    copy it) or the op transposes;
     one with fewer than 16 outputs and at least 2^15 iterations is split
     into 16 chunks of partial results that threads take, each chunk in
     vector lanes. A reduction over several loops that are not one
