@@ -35,6 +35,14 @@ mlir::linalg::LinalgOp
 collapseInnermostReductionLoops(mlir::RewriterBase &rewriter,
                                 mlir::linalg::LinalgOp op);
 
+/// Collapses the longest tail of loops [first, last] (at least two loops)
+/// that every operand of `op` reads as one contiguous run or not at all
+/// into one loop. Returns the collapsed op (`op` is replaced), or null when
+/// no such tail of two or more loops exists.
+mlir::linalg::LinalgOp collapseContiguousTail(mlir::RewriterBase &rewriter,
+                                              mlir::linalg::LinalgOp op,
+                                              int64_t first, int64_t last);
+
 /// The number of output elements of `op` (the product of its parallel
 /// loops' static bounds).
 int64_t getNumOutputElements(mlir::linalg::LinalgOp op);

@@ -1037,22 +1037,8 @@ static linalg::LinalgOp collapseInnermostParallelLoops(RewriterBase &rewriter,
         return operand.getDefiningOp<tensor::ExtractSliceOp>();
       }))
     return nullptr;
-  int64_t last = static_cast<int64_t>(bounds.size()) - 1;
-  for (int64_t first = 0; first < last; ++first) {
-    ReassociationIndices loops;
-    for (int64_t loop = first; loop <= last; ++loop)
-      loops.push_back(loop);
-    if (!linalg::areDimSequencesPreserved(op.getIndexingMapsArray(), {loops}))
-      continue;
-    rewriter.setInsertionPoint(op);
-    FailureOr<linalg::CollapseResult> collapsed =
-        linalg::collapseOpIterationDims(op, {loops}, rewriter);
-    if (failed(collapsed))
-      return nullptr;
-    rewriter.replaceOp(op, collapsed->results);
-    return collapsed->collapsedOp;
-  }
-  return nullptr;
+  return ke::collapseContiguousTail(rewriter, op, /*first=*/0,
+                                    static_cast<int64_t>(bounds.size()) - 1);
 }
 
 /// Splits `op` along `loop` at `at` and tiles both parts; false (and `op`

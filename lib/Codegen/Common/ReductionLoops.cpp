@@ -54,7 +54,12 @@ linalg::LinalgOp ke::collapseInnermostReductionLoops(RewriterBase &rewriter,
   int64_t first = last;
   while (first > 0 && iterators[first - 1] == utils::IteratorType::reduction)
     --first;
-  // The longest tail of the run that the operands read contiguously.
+  return collapseContiguousTail(rewriter, op, first, last);
+}
+
+linalg::LinalgOp ke::collapseContiguousTail(RewriterBase &rewriter,
+                                            linalg::LinalgOp op, int64_t first,
+                                            int64_t last) {
   for (; first < last; ++first) {
     ReassociationIndices loops;
     for (int64_t loop = first; loop <= last; ++loop)
