@@ -111,7 +111,8 @@ LogicalResult lowerWithOuterParallelLoops(RewriterBase &rewriter,
       rewriter, outer.front().getLoc(), lowerBounds, upperBounds, steps);
   ValueRange inductionVariables = parallelLoop.getInductionVars();
   for (auto [loop, inductionVariable] :
-       llvm::zip(MutableArrayRef<scf::ForOp>(outer).drop_back(), inductionVariables))
+       llvm::zip(MutableArrayRef<scf::ForOp>(outer).drop_back(),
+                 inductionVariables))
     rewriter.replaceAllUsesWith(loop.getInductionVar(), inductionVariable);
   Block *body = outer.back().getBody();
   rewriter.eraseOp(body->getTerminator());
