@@ -12,8 +12,8 @@
 // Large f16/bf16 GEMMs with f32 results, B either [K][N] or [N][K] (a
 // Linear's weight, also read through the transposing copy front ends put
 // before the product), become one launch per
-// 128 or 64 x `tile` outputs: one warpgroup (two for 128 x 256) holding
-// the f32 accumulators in registers, K in blocks of 64 through `stages`
+// 128 or 64 x `tile` outputs: one warpgroup (two for 128 x 256; with B as
+// [N][K], one per 64 rows) holding the f32 accumulators in registers, K in blocks of 64 through `stages`
 // shared buffers that thread 0 refills `stages` - 1 blocks ahead, the
 // tensor maps made on the host (nvgpu.tma.create.descriptor, which
 // ke-run's runtime serves from the CUDA driver).
