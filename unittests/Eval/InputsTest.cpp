@@ -6,6 +6,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <cstring>
 #include <set>
 
@@ -93,3 +94,38 @@ TEST(InputsTest, BooleansAreZeroOrOne) {
   EXPECT_LT(ones, 256);
 }
 } // namespace
+
+namespace {
+struct SpecialCounts {
+  int64_t zeros = 0, negativeZeros = 0, denormals = 0;
+};
+
+SpecialCounts countSpecialValues(int64_t elements) {
+  HostTensor tensor = makeInput(makeSpec(ElementKind::F32, {elements}),
+                                getSpecialValuesSeed(1), 0);
+  SpecialCounts counts;
+  for (int64_t i = 0; i < elements; ++i) {
+    double value = tensor.getAsDouble(i);
+    if (value == 0.0)
+      ++(std::signbit(value) ? counts.negativeZeros : counts.zeros);
+    else if (std::fabs(value) < 0x1.0p-126)
+      ++counts.denormals;
+  }
+  return counts;
+}
+} // namespace
+
+TEST(InputsTest, SpecialValuesHaveSignedZerosAndSomeDenormals) {
+  // A small tensor: about one element in sixteen of each kind.
+  SpecialCounts small = countSpecialValues(1024);
+  EXPECT_GT(small.zeros, 16);
+  EXPECT_GT(small.negativeZeros, 16);
+  EXPECT_GT(small.denormals, 32);
+  // A large one keeps its signed zeros, but only tens of denormals: each
+  // costs x86 a microcode assist per vector instruction that reads it.
+  SpecialCounts large = countSpecialValues(1 << 22);
+  EXPECT_GT(large.zeros, (1 << 22) / 64);
+  EXPECT_GT(large.negativeZeros, (1 << 22) / 64);
+  EXPECT_GT(large.denormals, 16);
+  EXPECT_LT(large.denormals, 256);
+}

@@ -546,7 +546,12 @@ def KeLowerLinalgToReferenceLoops : Pass<"ke-lower-linalg-to-reference-loops", "
     is then one vector operation on consecutive elements, each element
     still summed over k in order, instead of one element's chain through
     memory per step of k (a 2048^3 f32 reference: about 8 GFLOP/s on one
-    thread here, 0.5 before). Any other linalg op (a
+    thread here, 0.5 before). Such an op's columns and first reduction
+    are also split into blocks of 64, sequential loops outside the
+    `scf.parallel` (columns, then the reduction's blocks in order), so that
+    every row reuses one block of B from the cache instead of streaming
+    all of B through memory (8192^3: a petabyte); each element's terms are
+    still added in their order. Any other linalg op (a
     reduction before a parallel dimension, an output not indexed by every
     parallel dimension, an op already inside a parallel loop) becomes
     sequential loops exactly as `convert-linalg-to-loops` makes them.

@@ -26,8 +26,9 @@ constexpr uint64_t getSpecialValuesSeed(uint64_t seed) {
 constexpr bool isSpecialValuesSeed(uint64_t seed) { return seed >> 63; }
 
 /// makeInput for a special-values seed: the floats of makeInput with one
-/// element in eight replaced by +0, -0 or a +-denormal; integers as
-/// makeInput (their ranges are the kernel's).
+/// element in sixteen replaced by +0 or -0 and up to as many (about 64 in
+/// a large tensor) by a +-denormal; integers as makeInput (their ranges
+/// are the kernel's).
 
 } // namespace ke::eval
 

@@ -134,3 +134,23 @@ func.func @nested_and_elementwise(%x: memref<4x8xf32>, %y: memref<4x8xf32>) {
   }
   return
 }
+
+// -----
+
+// Wider than a block (64) in the columns and along K: blocks of columns,
+// then blocks of K, both sequential, around the rows on threads, so that
+// every row reuses one block of B from the cache. Each element still adds
+// its terms in the order of k (the blocks of K in order, outside): the
+// same bits.
+// CHECK-LABEL: func.func @matmul_in_blocks
+// CHECK: scf.for %[[JB:[a-z0-9_]+]] = %c0 to %c200 step %c64
+// CHECK-NEXT: scf.for %[[KB:[a-z0-9_]+]] = %c0 to %c96 step %c64
+// CHECK: %[[B:.*]] = memref.subview %{{.*}}[%[[KB]], %[[JB]]]
+// CHECK: scf.parallel (%[[I:[a-z0-9_]+]]) = (%c0) to (%c128)
+// CHECK-NEXT: scf.for %[[K:[a-z0-9_]+]] = %c0 to
+// CHECK-NEXT: scf.for %[[J:[a-z0-9_]+]] = %c0 to
+// CHECK: memref.load %[[B]][%[[K]], %[[J]]]
+func.func @matmul_in_blocks(%a: memref<128x96xf32>, %b: memref<96x200xf32>, %c: memref<128x200xf32>) {
+  linalg.matmul ins(%a, %b : memref<128x96xf32>, memref<96x200xf32>) outs(%c : memref<128x200xf32>)
+  return
+}
