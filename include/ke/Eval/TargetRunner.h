@@ -27,8 +27,13 @@ public:
                               const KernelSignature &signature) = 0;
   virtual llvm::Error run(llvm::ArrayRef<HostTensor> inputs,
                           llvm::SmallVectorImpl<HostTensor> &outputs) = 0;
-  /// Called for each seed after its outputs matched the reference's; the
-  /// reference's outputs are the runner's to keep.
+  /// True when the runner checks every kept seed on the target itself (in
+  /// measure), so that running it here first (`run`) would only repeat
+  /// the check on the host.
+  virtual bool checksSeedsOnTarget() const { return false; }
+  /// Called for each seed after its outputs matched the reference's (or,
+  /// when the runner checks seeds on the target, before they are checked);
+  /// the reference's outputs are the runner's to keep.
   virtual void keepSeed(unsigned index, llvm::ArrayRef<HostTensor> inputs,
                         llvm::SmallVector<HostTensor> expected) {}
   /// Times (or estimates) the candidate on `inputs`, the last seed's.
