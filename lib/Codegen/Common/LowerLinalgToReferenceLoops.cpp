@@ -94,8 +94,9 @@ constexpr int64_t kReferenceBlock = 64;
 /// into blocks of kReferenceBlock, each pair an scf.for around the op on
 /// subviews (`generic` is replaced by it), so that every row of C reuses
 /// one block of B from the cache. Without it, every row streams all of B
-/// through memory once, its rows a power of two apart: 28 s for a 2048^3
-/// f32 reference on this machine's two cores, and out of reach at 8192^3.
+/// through the caches once (M x K x N elements in all; 8192^3 bf16: 1.1
+/// TB); a 4096^3 f32 product in C with both loop orders took 5.3 s and 4.2
+/// s on this machine's two cores.
 /// Each element still adds its terms in their order (the first reduction's
 /// blocks outermost, in order): the same bits.
 LogicalResult blockColumnsAndFirstReduction(RewriterBase &rewriter,
