@@ -551,8 +551,8 @@ def KeLowerLinalgToReferenceLoops : Pass<"ke-lower-linalg-to-reference-loops", "
     `scf.parallel` (columns, then the reduction's blocks in order), so that
     every row reuses one block of B from the cache instead of streaming
     all of B through the caches (a 4096^3 f32 product: 4.2 instead of 5.3
-    s on two cores here); each element's terms are
-    still added in their order. Any other linalg op (a
+    s on two cores here); each element's terms are still added in their
+    order. Any other linalg op (a
     reduction before a parallel dimension, an output not indexed by every
     parallel dimension, an op already inside a parallel loop) becomes
     sequential loops exactly as `convert-linalg-to-loops` makes them.
