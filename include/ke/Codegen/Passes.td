@@ -1000,25 +1000,35 @@ def KePadsToCopies : Pass<"ke-pads-to-copies", "mlir::func::FuncOp"> {
 }
 
 def KeSeparatePoolingWindows : Pass<"ke-separate-pooling-windows", "mlir::func::FuncOp"> {
-  let summary = "Pool 2-D windows as their rows, then their columns, in elementwise generics";
+  let summary = "Pool windows one dimension at a time, in elementwise generics";
   let description = [{
-    On tensors, before the CPU's front-end cleanup. A 2-D pooling op
-    (`linalg.pooling_nchw_{sum,max}`, `linalg.pooling_nhwc_{sum,max,min}`
-    and their unsigned forms) with static shapes and a body of one combiner
-    on one element type reads its input through affine sums of loops
-    (`oh * stride + kh * dilation`), which the vectorizer does not take, so
-    it stayed scalar. A sum or a max over a rectangle is one over its
-    columns of one over its rows, so the op becomes two elementwise
-    generics over strided `tensor.extract_slice`s of the input: for every
-    input column the columns' stage reads, the window's rows combined (one
-    slice per window row, rows stepped by the stride); then, folded into
-    the op's own output in order, the window's columns (one slice of that
-    per window column, stepped by the stride). Both read every operand in
-    loop order, fuse with elementwise neighbours and vectorize along the
-    contiguous dimension. A window of one row (a 1-D pool) is only the
-    second stage. A sum is added in another order than the op's (columns
-    of rows, not rows of columns). Windows of more than 16 rows or columns
-    are left alone (one load stream per slice).
+    On tensors, before the CPU's front-end cleanup. A pool reads each
+    output's window through affine sums of loops (`oh * stride + kh *
+    dilation`), which the vectorizer does not take, so it stayed scalar.
+    Pools are recognized by their indexing maps, not their names: any
+    linalg op with a data input, a window input that is only a shape
+    (indexed by the reduction loops, its values never read) and one output
+    indexed by parallel loops, whose input dimension i is output dimension
+    i times a stride plus at most one window loop times a dilation. That
+    covers the named pooling ops of every rank and layout
+    (`linalg.pooling_nchw_max`, `linalg.pooling_ndhwc_sum`, ...) and the
+    generics torch-mlir writes for 3-D pools. The body must be one
+    associative and commutative combiner of the input and the output
+    (add, mul, max, min, and/or/xor), on static shapes.
+
+    A max or a sum over a box is one over its last dimension of one over
+    the others, so the op becomes one elementwise generic per window
+    dimension of more than one element, outermost first: each combines
+    strided `tensor.extract_slice`s of the previous stage's result (the
+    first stage's of the input), one per window position, stepped by that
+    dimension's stride, and keeps only the extent of the other dimensions
+    the later stages read. The last stage folds into the op's own output,
+    starting from a fill's value when the output is a fill. Every stage
+    reads its operands in loop order, fuses with elementwise neighbours and
+    vectorizes along the contiguous dimension. A sum is added in another
+    order than the op's. Windows of more than 16 elements along a
+    dimension are left alone (one load stream per slice), as are windows
+    that read past the input.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

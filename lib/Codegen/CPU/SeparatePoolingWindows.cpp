@@ -1,13 +1,15 @@
 //===- SeparatePoolingWindows.cpp - ke-separate-pooling-windows -----------===//
 //
-// A 2-D pooling op reads each output's window through affine sums of loops
-// (oh * stride + kh), which the vectorizer does not take: it stayed scalar
-// (KernelBench's 11 x 11 average pool: 0.93 ms where torch.compile takes
-// 0.38). A max or a sum over a rectangle is one over its columns of one over
-// its rows, so the op becomes two elementwise generics over strided slices:
-// the rows' combination for every input column, then the columns'. Both
-// read their operands in loop order and vectorize along the contiguous
-// dimension.
+// A pooling op reads each output's window through affine sums of loops
+// (oh * stride + kh * dilation), which the vectorizer does not take: it
+// stayed scalar (KernelBench's 11 x 11 average pool: 0.93 ms where
+// torch.compile takes 0.38; its 3-D max pool, a generic from torch-mlir:
+// 11.5 ms against 6.2). A max or a sum over a box is one over its last
+// dimension of one over the others, so the op becomes one elementwise
+// generic over strided slices per window dimension, outermost first. Each
+// reads its operands in loop order and vectorizes along the contiguous
+// dimension. Pools are recognized by their indexing maps, so named ops of
+// any rank and layout and front ends' generics are the same case.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KESEPARATEPOOLINGWINDOWS
@@ -33,31 +36,127 @@ namespace {
 /// a load stream); such windows stay as they are.
 constexpr int64_t kMostWindowSlices = 16;
 
-/// Where a pooling op's spatial dimensions are.
-struct PoolingLayout {
-  unsigned rowDim;
-  unsigned columnDim;
+/// How one dimension of the pooled input is read: `output * stride +
+/// window * dilation`, or `output * stride` alone (a dimension that is not
+/// pooled, or pooled by a window of one).
+struct PooledDimension {
+  int64_t stride = 1;
+  int64_t dilation = 1;
+  int64_t windowSize = 1;
 };
 
-std::optional<PoolingLayout> getPoolingLayout(linalg::LinalgOp op) {
-  if (isa<linalg::PoolingNchwSumOp, linalg::PoolingNchwMaxOp>(op))
-    return PoolingLayout{2, 3};
-  if (isa<linalg::PoolingNhwcSumOp, linalg::PoolingNhwcMaxOp,
-          linalg::PoolingNhwcMinOp, linalg::PoolingNhwcMaxUnsignedOp,
-          linalg::PoolingNhwcMinUnsignedOp>(op))
-    return PoolingLayout{1, 2};
-  return std::nullopt;
+/// `expr` as coefficients of loop dimensions; fails on anything that is not
+/// a sum of dimensions times positive constants (no offsets: front ends pad
+/// explicitly).
+FailureOr<SmallVector<std::pair<unsigned, int64_t>>>
+getLinearTerms(AffineExpr expr) {
+  SmallVector<std::pair<unsigned, int64_t>> terms;
+  SmallVector<AffineExpr> pending = {expr};
+  while (!pending.empty()) {
+    AffineExpr term = pending.pop_back_val();
+    if (auto sum = dyn_cast<AffineBinaryOpExpr>(term);
+        sum && sum.getKind() == AffineExprKind::Add) {
+      pending.push_back(sum.getLHS());
+      pending.push_back(sum.getRHS());
+      continue;
+    }
+    int64_t coefficient = 1;
+    if (auto product = dyn_cast<AffineBinaryOpExpr>(term);
+        product && product.getKind() == AffineExprKind::Mul) {
+      auto constant = dyn_cast<AffineConstantExpr>(product.getRHS());
+      if (!constant || constant.getValue() < 1)
+        return failure();
+      coefficient = constant.getValue();
+      term = product.getLHS();
+    }
+    auto dim = dyn_cast<AffineDimExpr>(term);
+    if (!dim)
+      return failure();
+    terms.push_back({dim.getPosition(), coefficient});
+  }
+  return terms;
+}
+
+/// The pooled input's dimensions, when `op` is a pool: inputs (data,
+/// window), one output; the output indexed by parallel loops; the window
+/// operand indexed by the reduction loops and only a shape; input
+/// dimension i read as output dimension i times a stride plus at most one
+/// reduction loop times a dilation, each reduction loop in one dimension.
+/// This is what the named pooling ops of every rank and layout are, and
+/// what torch-mlir writes as a generic for 3-D pools.
+FailureOr<SmallVector<PooledDimension>> getPooledDimensions(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.getBlock()->getArgument(1).use_empty())
+    return failure();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap inputMap = maps[0], windowMap = maps[1], outputMap = maps[2];
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (!outputMap.isProjectedPermutation() ||
+      inputMap.getNumResults() != outputMap.getNumResults() ||
+      !windowMap.isProjectedPermutation())
+    return failure();
+  for (AffineExpr result : outputMap.getResults())
+    if (iterators[cast<AffineDimExpr>(result).getPosition()] !=
+        utils::IteratorType::parallel)
+      return failure();
+  SmallVector<int64_t> loopSizes = op.getStaticLoopRanges();
+  llvm::SmallDenseSet<unsigned> windowLoops;
+  for (AffineExpr result : windowMap.getResults()) {
+    unsigned loop = cast<AffineDimExpr>(result).getPosition();
+    if (iterators[loop] != utils::IteratorType::reduction)
+      return failure();
+    windowLoops.insert(loop);
+  }
+  if (static_cast<int64_t>(windowLoops.size()) != op.getNumReductionLoops())
+    return failure();
+
+  SmallVector<PooledDimension> dimensions;
+  llvm::SmallDenseSet<unsigned> usedWindowLoops;
+  for (auto [index, expr] : llvm::enumerate(inputMap.getResults())) {
+    unsigned outputLoop = outputMap.getDimPosition(index);
+    FailureOr<SmallVector<std::pair<unsigned, int64_t>>> terms =
+        getLinearTerms(expr);
+    if (failed(terms))
+      return failure();
+    PooledDimension dimension;
+    bool readsOutput = false, readsWindow = false;
+    for (auto [loop, coefficient] : *terms) {
+      if (loop == outputLoop && !readsOutput) {
+        readsOutput = true;
+        dimension.stride = coefficient;
+      } else if (windowLoops.contains(loop) && !readsWindow &&
+                 usedWindowLoops.insert(loop).second) {
+        readsWindow = true;
+        dimension.dilation = coefficient;
+        dimension.windowSize = loopSizes[loop];
+      } else {
+        return failure();
+      }
+    }
+    if (!readsOutput || ShapedType::isDynamic(dimension.windowSize))
+      return failure();
+    dimensions.push_back(dimension);
+  }
+  if (usedWindowLoops.size() != windowLoops.size())
+    return failure();
+  return dimensions;
 }
 
 /// The op's combiner, `combine(out, in)` or `combine(in, out)`, when the
-/// body is that one op on one element type.
+/// body is that one op on one element type, and an associative and
+/// commutative one (the separated windows combine in another order).
 Operation *getCombiner(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   if (body->getOperations().size() != 2)
     return nullptr;
   Operation *combiner = &body->front();
-  if (combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
-      body->getTerminator()->getOperand(0) != combiner->getResult(0))
+  if (!isa<arith::AddFOp, arith::AddIOp, arith::MulFOp, arith::MulIOp,
+           arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+           arith::MinNumFOp, arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp,
+           arith::MinUIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp>(
+          combiner))
+    return nullptr;
+  if (body->getTerminator()->getOperand(0) != combiner->getResult(0))
     return nullptr;
   Value in = body->getArgument(0), out = body->getArgument(2);
   bool operandsAreArguments =
@@ -104,115 +203,108 @@ Value combineSlices(OpBuilder &builder, Location loc, Operation *combiner,
   return generic.getResult(0);
 }
 
-LogicalResult separate(RewriterBase &rewriter, linalg::LinalgOp op,
-                       PoolingLayout layout) {
+LogicalResult separate(RewriterBase &rewriter, linalg::LinalgOp op) {
   Operation *combiner = getCombiner(op);
   if (!combiner || !op.hasPureTensorSemantics())
     return failure();
+  FailureOr<SmallVector<PooledDimension>> dimensions =
+      getPooledDimensions(op);
+  if (failed(dimensions))
+    return failure();
   Value input = op.getDpsInputOperand(0)->get();
-  Value window = op.getDpsInputOperand(1)->get();
   Value init = op.getDpsInitOperand(0)->get();
   auto inputType = dyn_cast<RankedTensorType>(input.getType());
-  auto windowType = dyn_cast<RankedTensorType>(window.getType());
   auto outputType = dyn_cast<RankedTensorType>(init.getType());
-  if (!inputType || !windowType || !outputType ||
-      !inputType.hasStaticShape() || !windowType.hasStaticShape() ||
-      !outputType.hasStaticShape() || windowType.getRank() != 2)
+  if (!inputType || !outputType || !inputType.hasStaticShape() ||
+      !outputType.hasStaticShape() || outputType.getNumElements() == 0)
     return failure();
-  // An empty input or output (valid IR) would make the slices' sizes
-  // negative or out of bounds.
-  auto isEmpty = [](RankedTensorType type) { return type.getNumElements() == 0; };
-  if (isEmpty(inputType) || isEmpty(windowType) || isEmpty(outputType))
-    return failure();
-  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
-  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
-  if (!strides || !dilations)
-    return failure();
-  SmallVector<int64_t> stride(strides.getValues<int64_t>());
-  SmallVector<int64_t> dilation(dilations.getValues<int64_t>());
-  int64_t windowRows = windowType.getDimSize(0);
-  int64_t windowColumns = windowType.getDimSize(1);
-  if (windowRows * windowColumns < 2 || windowRows > kMostWindowSlices ||
-      windowColumns > kMostWindowSlices)
+  // The window dimensions, outermost first: each becomes one stage. The
+  // extent of the input each dimension's later stages read.
+  SmallVector<unsigned> stages;
+  SmallVector<int64_t> extents;
+  int64_t windowElements = 1;
+  for (auto [index, dimension] : llvm::enumerate(*dimensions)) {
+    int64_t outputSize = outputType.getDimSize(index);
+    int64_t extent = (outputSize - 1) * dimension.stride +
+                     (dimension.windowSize - 1) * dimension.dilation + 1;
+    if (extent > inputType.getDimSize(index) ||
+        dimension.windowSize > kMostWindowSlices)
+      return failure();
+    windowElements *= dimension.windowSize;
+    if (dimension.windowSize > 1) {
+      stages.push_back(index);
+      extents.push_back(extent);
+    } else {
+      extents.push_back(outputSize);
+    }
+  }
+  if (windowElements < 2)
     return failure();
   bool accumulatorFirst =
       combiner->getOperand(0) == op.getBlock()->getArgument(2);
   int64_t rank = inputType.getRank();
-  int64_t outputColumns = outputType.getDimSize(layout.columnDim);
   Location loc = op.getLoc();
+  MLIRContext *context = rewriter.getContext();
   rewriter.setInsertionPoint(op);
 
-  // Slices of `source` with `sizes`, stepping `step` along `dim` from
-  // `offset`, one per window position along `dim`.
-  auto slicesAlong = [&](Value source, ArrayRef<int64_t> sizes, unsigned dim,
-                         int64_t count, int64_t spacing,
-                         ArrayRef<int64_t> steps) {
+  // Stage by stage: the current tensor's slices along the stage's
+  // dimension, one per window position, stepped by the stride. The first
+  // stage also takes the strides of the dimensions without a stage.
+  Value current = input;
+  SmallVector<int64_t> sizes = extents;
+  for (auto [stageIndex, stageDim] : llvm::enumerate(stages)) {
+    const PooledDimension &dimension = (*dimensions)[stageDim];
+    sizes[stageDim] = outputType.getDimSize(stageDim);
+    SmallVector<int64_t> steps(rank, 1);
+    for (auto [index, other] : llvm::enumerate(*dimensions))
+      if (index == stageDim || (stageIndex == 0 && other.windowSize == 1))
+        steps[index] = other.stride;
     SmallVector<Value> slices;
-    for (int64_t position = 0; position < count; ++position) {
+    for (int64_t position = 0; position < dimension.windowSize; ++position) {
       SmallVector<int64_t> offsets(rank, 0);
-      offsets[dim] = position * spacing;
-      MLIRContext *context = rewriter.getContext();
+      offsets[stageDim] = position * dimension.dilation;
       slices.push_back(tensor::ExtractSliceOp::create(
-                           rewriter, loc, source,
+                           rewriter, loc, current,
                            getAsIndexOpFoldResult(context, offsets),
                            getAsIndexOpFoldResult(context, sizes),
                            getAsIndexOpFoldResult(context, steps))
                            .getResult());
     }
-    return slices;
-  };
-
-  // Rows first: for every input column the columns' stage reads, the
-  // window's rows combined (skipped for a window of one row).
-  Value rows = input;
-  SmallVector<int64_t> columnSteps(rank, 1);
-  columnSteps[layout.columnDim] = stride[1];
-  if (windowRows > 1) {
-    SmallVector<int64_t> sizes(outputType.getShape());
-    sizes[layout.columnDim] =
-        (outputColumns - 1) * stride[1] + (windowColumns - 1) * dilation[1] + 1;
-    SmallVector<int64_t> steps(rank, 1);
-    steps[layout.rowDim] = stride[0];
-    SmallVector<Value> slices = slicesAlong(input, sizes, layout.rowDim,
-                                            windowRows, dilation[0], steps);
-    Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
-                                          outputType.getElementType());
-    rows = combineSlices(rewriter, loc, combiner, accumulatorFirst, slices,
-                         empty, /*foldIntoInit=*/false);
-  } else {
-    columnSteps[layout.rowDim] = stride[0];
+    if (stageIndex + 1 < stages.size()) {
+      Value empty = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                            outputType.getElementType());
+      current = combineSlices(rewriter, loc, combiner, accumulatorFirst,
+                              slices, empty, /*foldIntoInit=*/false);
+      continue;
+    }
+    // The last stage folds into the op's own output in order. An output
+    // filled with a value (-inf, 0: front ends' initial values) starts
+    // from that value instead, so the fill is never written and read back.
+    Value start;
+    if (auto fill = init.getDefiningOp<linalg::FillOp>();
+        fill && fill.getInputs()[0].getType() == outputType.getElementType()) {
+      start = fill.getInputs()[0];
+      init = tensor::EmptyOp::create(rewriter, loc, outputType.getShape(),
+                                     outputType.getElementType());
+    }
+    current = combineSlices(rewriter, loc, combiner, accumulatorFirst, slices,
+                            init, /*foldIntoInit=*/!start, start);
   }
-  // Then the columns, folded into the op's own output in order. An output
-  // filled with a value (-inf, 0: front ends' initial values) starts from
-  // that value instead, so the fill is never written and read back.
-  SmallVector<Value> slices =
-      slicesAlong(rows, outputType.getShape(), layout.columnDim, windowColumns,
-                  dilation[1], columnSteps);
-  Value start;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>();
-      fill && fill.getInputs()[0].getType() == outputType.getElementType()) {
-    start = fill.getInputs()[0];
-    init = tensor::EmptyOp::create(rewriter, loc, outputType.getShape(),
-                                   outputType.getElementType());
-  }
-  Value result =
-      combineSlices(rewriter, loc, combiner, accumulatorFirst, slices, init,
-                    /*foldIntoInit=*/!start, start);
-  rewriter.replaceOp(op, result);
+  rewriter.replaceOp(op, current);
   return success();
 }
 
 struct SeparatePoolingWindowsPass
     : ke::impl::KeSeparatePoolingWindowsBase<SeparatePoolingWindowsPass> {
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::LinalgOp, PoolingLayout>> pools;
+    SmallVector<linalg::LinalgOp> pools;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (std::optional<PoolingLayout> layout = getPoolingLayout(op))
-        pools.push_back({op, *layout});
+      if (succeeded(getPooledDimensions(op)))
+        pools.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (auto [op, layout] : pools)
-      (void)separate(rewriter, op, layout);
+    for (linalg::LinalgOp op : pools)
+      (void)separate(rewriter, op);
   }
 };
 } // namespace
