@@ -107,7 +107,7 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "ke-decompose-transposed-convolutions,"
       "ke-convolutions-to-channels-last,ke-separate-pooling-windows,"
       "ke-decompose-aggregates,"
-      "convert-elementwise-to-linalg,{0},{2}"
+      "convert-elementwise-to-linalg,{0},ke-fuse-sibling-reductions,{2}"
       "ke-pads-to-copies,ke-pack-contraction-panels{{panel-width={3}},"
       "ke-tile-and-vectorize{{vector-width={1} "
       "elementwise-vector-width={4}},canonicalize,cse)",

@@ -1034,6 +1034,25 @@ def KeSeparatePoolingWindows : Pass<"ke-separate-pooling-windows", "mlir::func::
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeFuseSiblingReductions : Pass<"ke-fuse-sibling-reductions", "mlir::func::FuncOp"> {
+  let summary = "Compute reductions over the same input in one generic";
+  let description = [{
+    On tensors, in the CPU pipeline after the front-end cleanup. Two
+    `linalg.generic` reductions with the same iterator types and static
+    loop ranges that read a common input through the same indexing map,
+    the later one not depending on the earlier, become one generic with
+    both results (inputs both read the same way are read once): one sweep
+    of the input instead of two. Front ends compute a norm's statistics
+    this way: torch-mlir's group norm sums its input in f32 for the mean
+    it normalizes with and again in f64 for the mean its variance is taken
+    around. The later op's operands are moved above the earlier one first
+    (`moveOperationDependencies`); the fused op takes the earlier one's
+    place. Repeats until no pair is left. Each result is computed exactly
+    as before (the same terms in the same order).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
   let summary = "Default CPU schedule: tile each linalg op and vectorize it";
   let description = [{

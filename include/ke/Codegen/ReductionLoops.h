@@ -68,9 +68,11 @@ splitReductionIntoChunks(mlir::RewriterBase &rewriter,
 /// loop a reduction loop, then an op folding the partials into the original
 /// output with the same combiner. Inputs that read the loop are reshaped
 /// (tensor.expand_shape). Needs a linalg.generic on tensors with static
-/// bounds, one result, projected-permutation maps, no linalg.index, and a
-/// body that yields `combiner(value, accumulator)` with a combiner that has
-/// a neutral element; the loop's length a multiple of `chunks`.
+/// bounds, projected-permutation maps, no linalg.index, and a body that
+/// yields `combiner(value, accumulator)` for each result, with a combiner
+/// that has a neutral element and is the accumulator's only reader (several
+/// results: sibling reductions fused into one op, all of one rank); the
+/// loop's length a multiple of `chunks`.
 /// With `chunkInnermost`, the chunk is the loop's fastest-varying part
 /// (element `i` goes to chunk `i % chunks`): vector lanes that each sum
 /// every `chunks`-th element, read contiguously.

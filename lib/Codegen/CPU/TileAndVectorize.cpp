@@ -594,10 +594,11 @@ void vectorizeTile(RewriterBase &rewriter, Operation *tile,
 }
 
 /// Whether `op` is a reduction worth splitting into vector accumulators:
-/// one result, one reduction loop, which is the vector loop, contiguous in an
-/// input and at least eight vectors long, and no `linalg.index` (upstream's
-/// split leaves an index of the split loop unchanged, which would then count
-/// the outer part only).
+/// one reduction loop, which is the vector loop, contiguous in an input and
+/// at least eight vectors long, and no `linalg.index` (upstream's split
+/// leaves an index of the split loop unchanged, which would then count the
+/// outer part only). Several results (sibling reductions fused into one op)
+/// split with ke::splitInnermostReductionLoop, whose loop must be the last.
 bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
                                   unsigned vectorLoop, int64_t vectorWidth) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
@@ -608,7 +609,8 @@ bool splitsIntoVectorAccumulators(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
   return contiguous &&
          iterators[vectorLoop] == utils::IteratorType::reduction &&
          !op.hasIndexSemantics() && op.getNumReductionLoops() == 1 &&
-         op.getNumDpsInits() == 1 && op->getNumResults() == 1 &&
+         op.getNumDpsInits() == op->getNumResults() &&
+         (op->getNumResults() == 1 || vectorLoop + 1 == bounds.size()) &&
          vectorWidth > 1 && bounds[vectorLoop] % vectorWidth == 0 &&
          bounds[vectorLoop] >= 8 * vectorWidth;
 }
@@ -637,7 +639,8 @@ int64_t getAccumulatorLanes(int64_t length, int64_t vectorWidth) {
 /// Whether `op` is a reduction over several loops (a batch norm's per
 /// channel sums over n, h and w) whose innermost loop is the vector loop,
 /// contiguous in an input, a reduction loop of at least eight vectors, with
-/// one result: then that loop is split into lanes (getAccumulatorLanes;
+/// each result its own reduction: then that loop is split into lanes
+/// (getAccumulatorLanes;
 /// ke::splitInnermostReductionLoop, lanes innermost), partial sums kept in
 /// a vector across all the reduction loops and the lanes folded after.
 /// Without it each vector step ends in a horizontal reduction.
@@ -649,7 +652,8 @@ bool splitsMultiLoopReductionIntoLanes(linalg::LinalgOp op,
   bool contiguous = isInnermostOfAnInput(op, vectorLoop);
   return contiguous && vectorLoop + 1 == bounds.size() &&
          iterators[vectorLoop] == utils::IteratorType::reduction &&
-         op.getNumReductionLoops() > 1 && op->getNumResults() == 1 &&
+         op.getNumReductionLoops() > 1 &&
+         op->getNumResults() == op.getNumDpsInits() &&
          vectorWidth > 1 && bounds[vectorLoop] % vectorWidth == 0 &&
          bounds[vectorLoop] >= 8 * vectorWidth;
 }
@@ -680,7 +684,7 @@ int64_t getAccumulatorVectors(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
 bool splitsAcrossThreads(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
                          unsigned vectorLoop, int64_t vectorWidth) {
   if (!splitsIntoVectorAccumulators(op, bounds, vectorLoop, vectorWidth) ||
-      !isWorthThreading(bounds))
+      op->getNumResults() != 1 || !isWorthThreading(bounds))
     return false;
   int64_t length = bounds[vectorLoop];
   return ke::getNumOutputElements(op) < kThreadChunks &&
@@ -1186,7 +1190,12 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     };
     rewriter.setInsertionPoint(op);
     FailureOr<linalg::SplitReductionResult> split =
-        linalg::splitReduction(rewriter, op, control);
+        op->getNumResults() == 1
+            ? linalg::splitReduction(rewriter, op, control)
+            : ke::splitInnermostReductionLoop(
+                  rewriter, op,
+                  getAccumulatorLanes(bounds[*vectorLoop], vectorWidth),
+                  /*chunkInnermost=*/true);
     if (succeeded(split)) {
       tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
       tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);

@@ -119,7 +119,7 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
                                 int64_t chunks, bool chunkInnermost) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!generic || !op.hasPureTensorSemantics() || op.hasIndexSemantics() ||
-      op->getNumResults() != 1 || op.getNumDpsInits() != 1 || chunks < 2 ||
+      op->getNumResults() != op.getNumDpsInits() || chunks < 2 ||
       !hasProjectedPermutationMaps(op))
     return failure();
   unsigned numLoops = op.getNumLoops();
@@ -132,21 +132,34 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
       bounds[loop] % chunks != 0 || bounds[loop] == chunks)
     return failure();
   int64_t chunkLength = bounds[loop] / chunks;
-  // The body folds one value into the accumulator with a combiner that has
-  // a neutral element (the partials start from it).
+  // One fold op takes every output's partials: the outputs share a rank.
+  int64_t rank = cast<ShapedType>(op->getResult(0).getType()).getRank();
+  if (llvm::any_of(op->getResultTypes(), [&](Type type) {
+        return cast<ShapedType>(type).getRank() != rank;
+      }))
+    return failure();
+  // Each output is its own reduction: the body folds one value into each
+  // accumulator with a combiner that has a neutral element (the partials
+  // start from it), and reads the accumulator nowhere else.
   Block *body = op.getBlock();
-  BlockArgument accumulator = op.getRegionOutputArgs().front();
-  Operation *combiner =
-      body->getTerminator()->getOperand(0).getDefiningOp();
-  if (!combiner || combiner->getBlock() != body ||
-      combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
-      !accumulator.hasOneUse() ||
-      !llvm::is_contained(combiner->getOperands(), accumulator) ||
-      combiner->getOperand(0) == combiner->getOperand(1))
-    return failure();
-  std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
-  if (!neutral)
-    return failure();
+  SmallVector<Operation *> combiners;
+  SmallVector<TypedAttr> neutrals;
+  for (auto [index, accumulator] :
+       llvm::enumerate(op.getRegionOutputArgs())) {
+    Operation *combiner =
+        body->getTerminator()->getOperand(index).getDefiningOp();
+    if (!combiner || combiner->getBlock() != body ||
+        combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+        !accumulator.hasOneUse() ||
+        !llvm::is_contained(combiner->getOperands(), accumulator) ||
+        combiner->getOperand(0) == combiner->getOperand(1))
+      return failure();
+    std::optional<TypedAttr> neutral = arith::getNeutralElement(combiner);
+    if (!neutral)
+      return failure();
+    combiners.push_back(combiner);
+    neutrals.push_back(*neutral);
+  }
 
   Location loc = op.getLoc();
   MLIRContext *context = op.getContext();
@@ -194,62 +207,78 @@ ke::splitInnermostReductionLoop(RewriterBase &rewriter, linalg::LinalgOp op,
     inputs.push_back(value);
     maps.push_back(AffineMap::get(numLoops + 1, 0, results, context));
   }
-  // The partials: the output's dimensions and the chunk last.
-  Value init = op.getDpsInitOperand(0)->get();
-  auto outputType = cast<RankedTensorType>(init.getType());
-  SmallVector<int64_t> partialShape(outputType.getShape());
-  partialShape.push_back(chunks);
-  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-  SmallVector<AffineExpr> partialResults(outputMap.getResults());
-  partialResults.push_back(chunk);
-  maps.push_back(AffineMap::get(numLoops + 1, 0, partialResults, context));
-  Value empty = tensor::EmptyOp::create(rewriter, loc, partialShape,
-                                        outputType.getElementType());
-  Value neutralValue = arith::ConstantOp::create(rewriter, loc, *neutral);
-  auto fill = linalg::FillOp::create(rewriter, loc, neutralValue, empty);
+  // The partials: each output's dimensions and the chunk last.
+  SmallVector<Value> partialInits;
+  Operation *firstEmpty = nullptr;
+  linalg::FillOp firstFill;
+  for (auto [init, neutral] : llvm::zip(op.getDpsInitsMutable(), neutrals)) {
+    auto outputType = cast<RankedTensorType>(init.get().getType());
+    SmallVector<int64_t> partialShape(outputType.getShape());
+    partialShape.push_back(chunks);
+    SmallVector<AffineExpr> partialResults(
+        op.getMatchingIndexingMap(&init).getResults());
+    partialResults.push_back(chunk);
+    maps.push_back(AffineMap::get(numLoops + 1, 0, partialResults, context));
+    Value empty = tensor::EmptyOp::create(rewriter, loc, partialShape,
+                                          outputType.getElementType());
+    Value neutralValue = arith::ConstantOp::create(rewriter, loc, neutral);
+    auto fill = linalg::FillOp::create(rewriter, loc, neutralValue, empty);
+    partialInits.push_back(fill.getResult(0));
+    if (!firstEmpty) {
+      firstEmpty = empty.getDefiningOp();
+      firstFill = fill;
+    }
+  }
   SmallVector<utils::IteratorType> partialIterators(iterators);
   partialIterators.back() = chunkInnermost ? utils::IteratorType::reduction
                                            : utils::IteratorType::parallel;
   partialIterators.push_back(chunkInnermost ? utils::IteratorType::parallel
                                             : utils::IteratorType::reduction);
   auto partial = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{fill.getResult(0).getType()}, inputs,
-      ValueRange{fill.getResult(0)}, maps, partialIterators);
+      rewriter, loc, ValueRange(partialInits).getTypes(), inputs,
+      partialInits, maps, partialIterators);
   rewriter.cloneRegionBefore(generic.getRegion(), partial.getRegion(),
                              partial.getRegion().begin());
 
-  // The partials folded into the original output, chunk by chunk.
-  int64_t rank = outputType.getRank();
+  // The partials folded into the original outputs, chunk by chunk, each
+  // with its own combiner.
+  SmallVector<AffineMap> foldMaps;
+  SmallVector<Value> outputs(op.getDpsInits());
   AffineMap identity = rewriter.getMultiDimIdentityMap(rank + 1);
   SmallVector<AffineExpr> outputDims;
   for (int64_t dim = 0; dim < rank; ++dim)
     outputDims.push_back(getAffineDimExpr(dim, context));
   AffineMap dropChunk = AffineMap::get(rank + 1, 0, outputDims, context);
+  for (size_t index = 0; index < outputs.size(); ++index)
+    foldMaps.push_back(identity);
+  for (size_t index = 0; index < outputs.size(); ++index)
+    foldMaps.push_back(dropChunk);
   SmallVector<utils::IteratorType> foldIterators(rank,
                                                  utils::IteratorType::parallel);
   foldIterators.push_back(utils::IteratorType::reduction);
-  bool accumulatorFirst = combiner->getOperand(0) == accumulator;
-  SmallVector<AffineMap> foldMaps = {identity, dropChunk};
   auto folded = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{outputType}, ValueRange{partial.getResult(0)},
-      ValueRange{init}, foldMaps,
-      foldIterators,
+      rewriter, loc, ValueRange(outputs).getTypes(), partial.getResults(),
+      outputs, foldMaps, foldIterators,
       [&](OpBuilder &nested, Location nestedLoc, ValueRange arguments) {
-        IRMapping mapping;
-        Value partialValue = arguments[0], total = arguments[1];
-        mapping.map(combiner->getOperand(0),
-                    accumulatorFirst ? total : partialValue);
-        mapping.map(combiner->getOperand(1),
-                    accumulatorFirst ? partialValue : total);
-        Operation *clone = nested.clone(*combiner, mapping);
-        linalg::YieldOp::create(nested, nestedLoc, clone->getResult(0));
+        SmallVector<Value> totals;
+        for (auto [index, combiner] : llvm::enumerate(combiners)) {
+          Value accumulator = op.getRegionOutputArgs()[index];
+          bool accumulatorFirst = combiner->getOperand(0) == accumulator;
+          Value partialValue = arguments[index];
+          Value total = arguments[combiners.size() + index];
+          IRMapping mapping;
+          mapping.map(combiner->getOperand(0),
+                      accumulatorFirst ? total : partialValue);
+          mapping.map(combiner->getOperand(1),
+                      accumulatorFirst ? partialValue : total);
+          totals.push_back(nested.clone(*combiner, mapping)->getResult(0));
+        }
+        linalg::YieldOp::create(nested, nestedLoc, totals);
       });
   rewriter.replaceOp(op, folded.getResults());
-  return linalg::SplitReductionResult{empty.getDefiningOp(), fill,
-                                      cast<linalg::LinalgOp>(
-                                          partial.getOperation()),
-                                      cast<linalg::LinalgOp>(
-                                          folded.getOperation())};
+  return linalg::SplitReductionResult{
+      firstEmpty, firstFill, cast<linalg::LinalgOp>(partial.getOperation()),
+      cast<linalg::LinalgOp>(folded.getOperation())};
 }
 
 namespace {

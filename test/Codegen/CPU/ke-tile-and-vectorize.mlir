@@ -636,3 +636,37 @@ func.func @odd_rows(%x: tensor<2x64x11x23xf32>, %big: tensor<2x64x22x23xf32>) ->
   } -> tensor<2x64x11x23xf32>
   return %r, %s : tensor<2x64x11x23xf32>, tensor<2x64x11x23xf32>
 }
+
+// -----
+
+// Two sums of one input in one op (ke-fuse-sibling-reductions' output, a
+// group norm's f32 and f64 means): the reduction loop split into 32 lanes
+// for both results at once, one vector accumulator each, then the lanes of
+// both folded in one op.
+// CHECK-LABEL: func.func @sibling_sums
+// CHECK:         tensor.expand_shape %arg0 {{\[\[}}0], [1, 2]] output_shape [24, 128, 32]
+// CHECK:         scf.for {{.*}} -> ({{.*}}, vector<1x32xf32>, vector<1x32xf64>)
+// CHECK:           arith.addf {{.*}} : vector<1x32xf32>
+// CHECK:           arith.extf {{.*}} to vector<1x1x32xf64>
+// CHECK:           arith.addf {{.*}} : vector<1x32xf64>
+// CHECK:         vector.multi_reduction <add>, {{.*}} : vector<1x8xf32> to vector<1xf32>
+// CHECK:         vector.multi_reduction <add>, {{.*}} : vector<1x8xf64> to vector<1xf64>
+#sibling_in = affine_map<(d0, d1) -> (d0, d1)>
+#sibling_out = affine_map<(d0, d1) -> (d0)>
+func.func @sibling_sums(%x: tensor<24x4096xf32>) -> (tensor<24xf32>, tensor<24xf64>) {
+  %zero = arith.constant 0.0 : f32
+  %zero64 = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<24xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<24xf32>) -> tensor<24xf32>
+  %e64 = tensor.empty() : tensor<24xf64>
+  %f64 = linalg.fill ins(%zero64 : f64) outs(%e64 : tensor<24xf64>) -> tensor<24xf64>
+  %r:2 = linalg.generic {indexing_maps = [#sibling_in, #sibling_out, #sibling_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<24x4096xf32>) outs(%f, %f64 : tensor<24xf32>, tensor<24xf64>) {
+  ^bb0(%v: f32, %a: f32, %b: f64):
+    %s = arith.addf %v, %a : f32
+    %w = arith.extf %v : f32 to f64
+    %t = arith.addf %w, %b : f64
+    linalg.yield %s, %t : f32, f64
+  } -> (tensor<24xf32>, tensor<24xf64>)
+  return %r#0, %r#1 : tensor<24xf32>, tensor<24xf64>
+}
