@@ -260,7 +260,8 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
     });
     IRRewriter rewriter(context);
     for (linalg::LinalgOp op : ops)
-      ke::tileAndVectorizeOp(rewriter, op, ke::kDefaultVectorWidth);
+      ke::tileAndVectorizeOp(rewriter, op, ke::kDefaultVectorWidth,
+                             ke::getHostVectorRegisterFile());
   }
   // Untag on every path, before verifying: the result must stand alone.
   untag();

@@ -95,6 +95,13 @@ static int64_t getHostElementwiseVectorWidth(int64_t vectorWidth) {
 }
 
 std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
+  VectorRegisterFile host = getHostVectorRegisterFile();
+  int64_t registers = options.vectorRegisters > 0
+                          ? static_cast<int64_t>(options.vectorRegisters)
+                          : host.count;
+  int64_t registerBits = options.vectorRegisterBits > 0
+                             ? static_cast<int64_t>(options.vectorRegisterBits)
+                             : host.bits;
   int64_t elementwiseWidth =
       options.elementwiseVectorWidth > 0
           ? static_cast<int64_t>(options.elementwiseVectorWidth)
@@ -110,13 +117,15 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "convert-elementwise-to-linalg,{0},ke-fuse-sibling-reductions,{2}"
       "ke-pads-to-copies,ke-pack-contraction-panels{{panel-width={3}},"
       "ke-tile-and-vectorize{{vector-width={1} "
-      "elementwise-vector-width={4}},canonicalize,cse)",
+      "elementwise-vector-width={4} vector-registers={5} "
+      "vector-register-bits={6}},canonicalize,cse)",
       kFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
       options.approximateMath
           ? "ke-approximate-math{ops=exp,expm1,tanh,erf,erfc,log,log1p,log2},"
           : "",
       // The register block's columns: four vectors.
-      4 * static_cast<int64_t>(options.vectorWidth), elementwiseWidth);
+      4 * static_cast<int64_t>(options.vectorWidth), elementwiseWidth,
+      registers, registerBits);
 }
 
 LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,

@@ -1068,8 +1068,12 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     contiguous) keeps `vector-width` iterations and all other
     loops are tiled by one, and the tile is vectorized. A contraction whose
     inputs read the output's columns contiguously (its B in panels, as
-    `ke-pack-contraction-panels` leaves it, included) takes an 8 x 32 register
-    block instead (fewer rows where 8 does not divide them), lowered to
+    `ke-pack-contraction-panels` leaves it, included) takes a register
+    block instead: the most outputs whose accumulators fit in half the
+    target's vector registers (`vector-registers` of `vector-register-bits`:
+    8 x 32 f32 on AVX-512, 4 x 16 on AVX2, whose 16 registers of 256 bits
+    an 8 x 32 block overflows twice; fewer rows where they do not divide),
+    lowered to
     outer-product FMAs with its accumulators kept in registers across the
     reduction loop, column blocks outside row blocks. The op that
     initializes a contraction's or convolution's output by data movement
@@ -1136,7 +1140,8 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     or NHWC, vectorize through the 1-D convolution their tile decomposes to.
     A channels-last convolution (1-D, 2-D, 3-D or depthwise) is tiled instead by up
     to 16 output pixels times up to 32 channels (a multiple of
-    `vector-width`), its tile computed as a 1-D convolution (ke decomposes
+    `vector-width`) whose accumulators fit in the target's vector registers
+    (16 x 32 f32 on AVX-512, 4 x 32 on AVX2), its tile computed as a 1-D convolution (ke decomposes
     the 3-D one itself), its contractions lowered to outer-product FMAs and
     its accumulator tile kept in registers across the reduction loops. Ops
     whose indexing maps use `mod` or `floordiv` are never tiled (tiling would
@@ -1171,7 +1176,14 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     Option<"elementwiseVectorWidth", "elementwise-vector-width", "int64_t",
            /*default=*/"0",
            "Iterations of the vectorized loop of elementwise ops (0: "
-           "vector-width)">
+           "vector-width)">,
+    Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"32",
+           "Vector registers of the target (AVX-512: 32; AVX2: 16): a "
+           "contraction's accumulators take at most half of them, a "
+           "convolution's all">,
+    Option<"vectorRegisterBits", "vector-register-bits", "int64_t",
+           /*default=*/"512",
+           "Bits of one vector register (AVX-512: 512; AVX2: 256)">
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",

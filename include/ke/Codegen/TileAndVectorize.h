@@ -25,12 +25,27 @@ inline constexpr int64_t kDefaultVectorWidth = 8;
 /// never tiled.
 bool hasNonMonotoneIndexing(mlir::linalg::LinalgOp op);
 
+/// The vector registers a register block's accumulators share: how many
+/// there are and how many bits each holds. The defaults are AVX-512's (32 of
+/// 512 bits), the ISA the blocks were tuned on; an AVX2 host has 16 of 256,
+/// and blocks sized for AVX-512 spill there (ke-lower-cpu passes the
+/// host's).
+struct VectorRegisterFile {
+  int64_t count = 32;
+  int64_t bits = 512;
+};
+
+/// The host's vector register file: 32 registers of 512 bits with AVX-512,
+/// 16 of 256 with AVX, 16 of 128 with SSE alone (x86), 32 of 128 on AArch64.
+VectorRegisterFile getHostVectorRegisterFile();
+
 /// Applies the default schedule to `op` in place. Ops it does not apply to
 /// (buffers, i1 operands, no loop divisible by `vectorWidth`, indexing maps
 /// that are not monotone) are left as
 /// they are; a tile that does not vectorize stays a scalar tile.
 void tileAndVectorizeOp(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op,
-                        int64_t vectorWidth);
+                        int64_t vectorWidth,
+                        VectorRegisterFile registers = VectorRegisterFile());
 } // namespace ke
 
 #endif // KE_TRANSFORMS_TILEANDVECTORIZE_H

@@ -8,6 +8,7 @@
 #ifndef KE_TARGET_CPUPIPELINE_H
 #define KE_TARGET_CPUPIPELINE_H
 
+#include "ke/Codegen/TileAndVectorize.h"
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
@@ -43,6 +44,17 @@ struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
       llvm::cl::desc("Vector width of the default schedule's elementwise "
                      "ops; 0: the host's widest f32 vector (16 with "
                      "AVX-512), at least vector-width (ignored with naive)"),
+      llvm::cl::init(0)};
+  Option<int64_t> vectorRegisters{
+      *this, "vector-registers",
+      llvm::cl::desc("Vector registers the default schedule's register "
+                     "blocks share; 0: the host's (32 with AVX-512, 16 with "
+                     "AVX2) (ignored with naive)"),
+      llvm::cl::init(0)};
+  Option<int64_t> vectorRegisterBits{
+      *this, "vector-register-bits",
+      llvm::cl::desc("Bits of one of those registers; 0: the host's (512 "
+                     "with AVX-512, 256 with AVX2) (ignored with naive)"),
       llvm::cl::init(0)};
   Option<bool> approximateMath{
       *this, "approximate-math",

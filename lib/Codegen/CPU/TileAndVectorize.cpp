@@ -22,6 +22,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <limits>
 
@@ -153,6 +155,59 @@ constexpr int64_t kFewestPeeledVectors = 4;
 constexpr int64_t kFewestBlockPixels = 4;
 constexpr int64_t kPeeledPixels = 8;
 
+/// The most rows of a contraction's register block and pixels of a
+/// convolution's.
+constexpr int64_t kMostBlockRows = 8;
+constexpr int64_t kMostBlockPixels = 16;
+
+/// Elements of `op`'s output type one vector register holds.
+int64_t getRegisterLanes(linalg::LinalgOp op,
+                         ke::VectorRegisterFile registers) {
+  Type element = getElementTypeOrSelf(op->getResult(0).getType());
+  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 32;
+  return std::max<int64_t>(1, registers.bits / std::max<int64_t>(bits, 8));
+}
+
+/// A register block of `rows` (up to `mostRows`, dividing `rowCount`; with
+/// `anyRowCount` any divisor, else 8, 6, 4, 2 or 1) by `columns` (4, 2 or 1
+/// vectors of `width`, dividing `columnCount`) that fits in `registers`
+/// registers of `lanes` elements: its accumulators, the step's vectors of
+/// columns and one broadcast row element. Beyond that the accumulators spill,
+/// and each FMA goes through memory: 16 x 32 f32 blocks ran at 22-35 % of
+/// AVX-512's peak where 14 x 32 ran at 64 %, and AVX2's 16 registers made
+/// 8 x 32 blocks 2-3x slower than 2 x 32. Then the most outputs, the fewest
+/// loads per reduction step (a vector per register of columns, a broadcast
+/// per row), the widest. Nothing when no column count divides.
+std::optional<std::pair<int64_t, int64_t>>
+chooseRegisterBlock(int64_t rowCount, int64_t columnCount, int64_t width,
+                    int64_t lanes, int64_t registers, int64_t mostRows,
+                    bool anyRowCount) {
+  std::optional<std::pair<int64_t, int64_t>> best;
+  auto cost = [&](int64_t rows, int64_t columns) {
+    int64_t loads = llvm::divideCeil(columns, lanes) + rows;
+    return std::make_tuple(-rows * columns, loads, -columns);
+  };
+  for (int64_t columns : {4 * width, 2 * width, width}) {
+    if (columnCount % columns != 0)
+      continue;
+    int64_t columnRegisters = llvm::divideCeil(columns, lanes);
+    for (int64_t rows = std::min(mostRows, rowCount); rows >= 1; --rows) {
+      bool allowed = anyRowCount ? true
+                                 : llvm::is_contained(
+                                       std::initializer_list<int64_t>{8, 6, 4,
+                                                                      2, 1},
+                                       rows);
+      if (!allowed || rowCount % rows != 0 ||
+          (rows > 1 && (rows + 1) * columnRegisters + 1 > registers))
+        continue;
+      if (!best || cost(rows, columns) < cost(best->first, best->second))
+        best = {rows, columns};
+      break; // the most rows that fit; fewer only cost outputs
+    }
+  }
+  return best;
+}
+
 struct ChannelsLastLoops {
   unsigned pixelLoop;
   unsigned channelLoop;
@@ -182,24 +237,20 @@ std::optional<ChannelsLastLoops> getChannelsLastLoops(linalg::LinalgOp op,
 /// (n, oh, ow, c, kh, kw), whose channels are the vector.
 SmallVector<int64_t> chooseChannelsLastTile(linalg::LinalgOp op,
                                             ArrayRef<int64_t> bounds,
-                                            int64_t width) {
+                                            int64_t width,
+                                            ke::VectorRegisterFile registers) {
   std::optional<ChannelsLastLoops> loops = getChannelsLastLoops(op, bounds);
   if (!loops)
     return {};
   unsigned pixelLoop = loops->pixelLoop, channelLoop = loops->channelLoop;
-  int64_t channels = 0;
-  for (int64_t size : {4 * width, 2 * width, width})
-    if (bounds[channelLoop] % size == 0) {
-      channels = size;
-      break;
-    }
-  if (!channels)
+  // Any pixel count dividing the loop.
+  auto choice = chooseRegisterBlock(
+      bounds[pixelLoop], bounds[channelLoop], width,
+      getRegisterLanes(op, registers), registers.count, kMostBlockPixels,
+      /*anyRowCount=*/true);
+  if (!choice)
     return {};
-  int64_t pixels = 1;
-  for (int64_t size = 1; size <= std::min<int64_t>(16, bounds[pixelLoop]);
-       ++size)
-    if (bounds[pixelLoop] % size == 0)
-      pixels = size;
+  auto [pixels, channels] = *choice;
   SmallVector<int64_t> tile(bounds.size(), 1);
   tile[pixelLoop] = pixels;
   tile[channelLoop] = channels;
@@ -221,9 +272,9 @@ struct ContractionBlock {
   unsigned rowLoop;
   SmallVector<unsigned> columnGroup;
 };
-std::optional<ContractionBlock> chooseContractionTile(linalg::LinalgOp op,
-                                                      ArrayRef<int64_t> bounds,
-                                                      int64_t width) {
+std::optional<ContractionBlock>
+chooseContractionTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                      int64_t width, ke::VectorRegisterFile registers) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1)
     return std::nullopt;
   AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -261,22 +312,14 @@ std::optional<ContractionBlock> chooseContractionTile(linalg::LinalgOp op,
     return std::nullopt;
   block.rowLoop =
       cast<AffineDimExpr>(outputMap.getResult(position)).getPosition();
-  int64_t columns = 0;
-  for (int64_t size : {4 * width, 2 * width, width})
-    if (bounds[columnLoop] % size == 0) {
-      columns = size;
-      break;
-    }
-  if (!columns)
+  // At most 8 x 32 f32 (AVX-512's: the library's best 1024^3 block).
+  auto choice = chooseRegisterBlock(
+      bounds[block.rowLoop], bounds[columnLoop], width,
+      getRegisterLanes(op, registers), registers.count, kMostBlockRows,
+      /*anyRowCount=*/false);
+  if (!choice)
     return std::nullopt;
-  // 8 x 32 f32 accumulators fill half of AVX-512's registers (the library's
-  // best 1024^3 block); fewer rows where 8 does not divide them.
-  int64_t rows = 1;
-  for (int64_t size : {8, 6, 4, 2})
-    if (bounds[block.rowLoop] % size == 0) {
-      rows = size;
-      break;
-    }
+  auto [rows, columns] = *choice;
   block.tile.assign(bounds.size(), 1);
   block.tile[block.rowLoop] = rows;
   block.tile[columnLoop] = columns;
@@ -879,7 +922,7 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
 /// one-loop vectors of any other.
 void tileTransposed(RewriterBase &rewriter, linalg::LinalgOp op,
                     ArrayRef<int64_t> bounds, TransposedLoops loops,
-                    int64_t width) {
+                    int64_t width, ke::VectorRegisterFile registers) {
   for (unsigned loop : {loops.written, loops.read}) {
     if (bounds[loop] % width == 0)
       continue;
@@ -892,9 +935,9 @@ void tileTransposed(RewriterBase &rewriter, linalg::LinalgOp op,
     if (!body || !rest)
       break;
     ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(body.getOperation()),
-                           width);
+                           width, registers);
     ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(rest.getOperation()),
-                           width);
+                           width, registers);
     return;
   }
   SmallVector<int64_t> registerTile(bounds.size(), 1);
@@ -946,6 +989,15 @@ struct TileAndVectorizePass
           << static_cast<int64_t>(elementwiseVectorWidth);
       return signalPassFailure();
     }
+    if (vectorRegisters < 1 || vectorRegisterBits < 8) {
+      getOperation().emitError()
+          << "ke-tile-and-vectorize: vector-registers must be positive and "
+             "vector-register-bits at least 8, found "
+          << static_cast<int64_t>(vectorRegisters) << " and "
+          << static_cast<int64_t>(vectorRegisterBits);
+      return signalPassFailure();
+    }
+    ke::VectorRegisterFile registerFile{vectorRegisters, vectorRegisterBits};
     int64_t elementwiseWidth =
         elementwiseVectorWidth > 0 ? elementwiseVectorWidth : vectorWidth;
     SmallVector<linalg::LinalgOp> ops;
@@ -961,7 +1013,8 @@ struct TileAndVectorizePass
       ke::tileAndVectorizeOp(rewriter, op,
                              isElementwise(op, elementwiseWidth)
                                  ? elementwiseWidth
-                                 : vectorWidth);
+                                 : vectorWidth,
+                             registerFile);
     }
   }
 
@@ -1048,22 +1101,36 @@ static linalg::LinalgOp collapseInnermostParallelLoops(RewriterBase &rewriter,
 /// Splits `op` along `loop` at `at` and tiles both parts; false (and `op`
 /// unchanged) when it does not split.
 static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
-                             unsigned loop, int64_t at, int64_t vectorWidth) {
+                             unsigned loop, int64_t at, int64_t vectorWidth,
+                             ke::VectorRegisterFile registers) {
   rewriter.setInsertionPoint(op);
   auto [body, rest] =
       linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), loop,
                       rewriter.getIndexAttr(at));
   if (!body || !rest)
     return false;
-  ke::tileAndVectorizeOp(
-      rewriter, cast<linalg::LinalgOp>(body.getOperation()), vectorWidth);
-  ke::tileAndVectorizeOp(
-      rewriter, cast<linalg::LinalgOp>(rest.getOperation()), vectorWidth);
+  ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(body.getOperation()),
+                         vectorWidth, registers);
+  ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(rest.getOperation()),
+                         vectorWidth, registers);
   return true;
 }
 
+ke::VectorRegisterFile ke::getHostVectorRegisterFile() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return {32, 512};
+  if (features.lookup("avx"))
+    return {16, 256};
+  if (features.lookup("sse2"))
+    return {16, 128};
+  if (features.lookup("neon"))
+    return {32, 128};
+  return {};
+}
+
 void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
-                            int64_t vectorWidth) {
+                            int64_t vectorWidth, VectorRegisterFile registers) {
   if (hasNonMonotoneIndexing(op))
     return;
   // Ops without results (side effects only, e.g. index checks left behind
@@ -1090,12 +1157,12 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   if (std::optional<TransposedLoops> transposed =
           getTransposedLoops(op, bounds, vectorWidth)) {
-    tileTransposed(rewriter, op, bounds, *transposed, vectorWidth);
+    tileTransposed(rewriter, op, bounds, *transposed, vectorWidth, registers);
     return;
   }
   if (linalg::LinalgOp collapsed =
           collapseInnermostParallelLoops(rewriter, op, vectorWidth)) {
-    tileAndVectorizeOp(rewriter, collapsed, vectorWidth);
+    tileAndVectorizeOp(rewriter, collapsed, vectorWidth, registers);
     return;
   }
   // The loop most data is contiguous along, when the width does not divide
@@ -1111,7 +1178,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       !linalg::isaConvolutionOpInterface(op) &&
       splitKeepsReductionOrder(op, *contiguousLoop)) {
     int64_t whole = bounds[*contiguousLoop] / vectorWidth * vectorWidth;
-    if (splitAndTileBoth(rewriter, op, *contiguousLoop, whole, vectorWidth))
+    if (splitAndTileBoth(rewriter, op, *contiguousLoop, whole, vectorWidth,
+                         registers))
       return;
   }
   std::optional<unsigned> vectorLoop =
@@ -1133,7 +1201,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   // registers: one vector of outputs per tile would spend its time in loop
   // overhead and tile copies, and reload every input per FMA.
   SmallVector<int64_t> registerTile =
-      chooseChannelsLastTile(op, bounds, vectorWidth);
+      chooseChannelsLastTile(op, bounds, vectorWidth, registers);
   bool convolution = !registerTile.empty();
   if (convolution) {
     // A width with no divisor of at least kFewestBlockPixels (29, prime,
@@ -1147,19 +1215,20 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
         registerTile[pixelLoop] < kFewestBlockPixels &&
         bounds[pixelLoop] > kPeeledPixels) {
       int64_t whole = bounds[pixelLoop] / kPeeledPixels * kPeeledPixels;
-      if (splitAndTileBoth(rewriter, op, pixelLoop, whole, vectorWidth))
+      if (splitAndTileBoth(rewriter, op, pixelLoop, whole, vectorWidth,
+                           registers))
         return;
     }
   }
   std::optional<ContractionBlock> contraction;
   if (!convolution && namedContraction)
-    contraction = chooseContractionTile(op, bounds, vectorWidth);
+    contraction = chooseContractionTile(op, bounds, vectorWidth, registers);
   if (contraction)
     registerTile = contraction->tile;
   bool blocked = !registerTile.empty();
   if (!blocked) {
     if (linalg::LinalgOp collapsed = ke::collapseReductionLoops(rewriter, op)) {
-      tileAndVectorizeOp(rewriter, collapsed, vectorWidth);
+      tileAndVectorizeOp(rewriter, collapsed, vectorWidth, registers);
       return;
     }
   }
@@ -1170,8 +1239,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     FailureOr<linalg::SplitReductionResult> split =
         ke::splitReductionIntoChunks(rewriter, op, kThreadChunks);
     if (succeeded(split)) {
-      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
-      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);
+      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth, registers);
+      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth, registers);
       return;
     }
   }
@@ -1197,8 +1266,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                   getAccumulatorLanes(bounds[*vectorLoop], vectorWidth),
                   /*chunkInnermost=*/true);
     if (succeeded(split)) {
-      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
-      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);
+      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth, registers);
+      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth, registers);
       return;
     }
   }
@@ -1209,8 +1278,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
             rewriter, op, getAccumulatorLanes(bounds[*vectorLoop], vectorWidth),
                                         /*chunkInnermost=*/true);
     if (succeeded(split)) {
-      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth);
-      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth);
+      tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth, registers);
+      tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth, registers);
       return;
     }
   }
@@ -1267,7 +1336,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     tileBlocked(rewriter, op, registerTile, contraction, namedContraction);
     // Inside the thread chunk now: tiled and vectorized without threads.
     for (linalg::LinalgOp producer : inputProducers)
-      tileAndVectorizeOp(rewriter, producer, vectorWidth);
+      tileAndVectorizeOp(rewriter, producer, vectorWidth, registers);
     return;
   }
   scf::SCFTilingOptions options;

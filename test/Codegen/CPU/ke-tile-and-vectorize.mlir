@@ -1,6 +1,8 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8}))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8},canonicalize))' | FileCheck %s --check-prefix=FILL
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8 vector-registers=16 vector-register-bits=256}))' | FileCheck %s --check-prefix=AVX2
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=0}))' 2>&1 | FileCheck %s --check-prefix=BADWIDTH
+// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-registers=0}))' 2>&1 | FileCheck %s --check-prefix=BADREGISTERS
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8 elementwise-vector-width=16}))' | FileCheck %s --check-prefix=WIDE
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{elementwise-vector-width=-1}))' 2>&1 | FileCheck %s --check-prefix=BADWIDE
 
@@ -16,6 +18,19 @@
 // WIDE:              math.exp {{.*}} : vector<1x16xf32>
 // WIDE-LABEL: func.func @row_sum
 // WIDE:          tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [4, 8, 8]
+
+// BADREGISTERS: ke-tile-and-vectorize: vector-registers must be positive and vector-register-bits at least 8, found 0 and 512
+
+// With AVX2's register file (16 registers of 8 f32), blocks leave room for
+// the step's vectors of columns and a broadcast: 2 rows by 32 columns (8
+// accumulators, 4 column vectors), where AVX-512's 4 x 32 or 8 x 32 would
+// spill.
+// AVX2-LABEL: func.func @matmul
+// AVX2:         scf.for {{.*}} -> (tensor<2x32xf32>, vector<2x32xf32>)
+// AVX2-COUNT-2:   vector.fma {{.*}} : vector<32xf32>
+// AVX2:         vector.transfer_write {{.*}} : vector<2x32xf32>, tensor<2x32xf32>
+// AVX2-LABEL: func.func @conv_nhwc
+// AVX2:         vector.transfer_read {{.*}} : tensor<1x1x2x32xf32>, vector<1x2x32xf32>
 
 // Matmul: a register block of 4 rows (all of them) by 32 columns (4
 // vectors of 8), its accumulators read before the k loop and written after
@@ -219,18 +234,20 @@ func.func @im2col_gather(%x: tensor<4x18xf32>, %init: tensor<12x16xf32>) -> tens
 
 // -----
 
-// A channels-last convolution: threads take rows by channel blocks; a
-// register tile of 16 pixels by 32 channels (4 vectors of 8), one
+// A channels-last convolution: threads take rows by pixel and channel
+// blocks; a register tile of 8 pixels by 32 channels (4 vectors of 8), one
 // outer-product FMA per pixel, the accumulator tile read before the
-// reduction loops (kh, kw, c) and written after them.
+// reduction loops (kh, kw, c) and written after them. 16 pixels would fill
+// AVX-512's 32 registers with accumulators alone (the step's two vectors
+// of channels spill them).
 // CHECK-LABEL: func.func @conv_nhwc
-// CHECK:         scf.forall ({{.*}}) = (0, 0) to (4, 64) step (1, 32)
-// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x32xf32>, vector<1x16x32xf32>
-// CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]]) -> (tensor<1x1x16x32xf32>, vector<1x16x32xf32>)
+// CHECK:         scf.forall ({{.*}}) = (0, 0, 0) to (4, 16, 64) step (1, 8, 32)
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x1x8x32xf32>, vector<1x8x32xf32>
+// CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]]) -> (tensor<1x1x8x32xf32>, vector<1x8x32xf32>)
 // CHECK:           scf.for
 // CHECK:             scf.for
-// CHECK-COUNT-16:      vector.fma {{.*}} : vector<32xf32>
-// CHECK:         vector.transfer_write {{.*}} : vector<1x16x32xf32>, tensor<1x1x16x32xf32>
+// CHECK-COUNT-8:       vector.fma {{.*}} : vector<32xf32>
+// CHECK:         vector.transfer_write {{.*}} : vector<1x8x32xf32>, tensor<1x1x8x32xf32>
 // CHECK-NOT:     linalg.conv
 func.func @conv_nhwc(%x: tensor<1x6x18x8xf32>, %w: tensor<3x3x8x64xf32>, %init: tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32> {
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -255,14 +272,14 @@ func.func @conv_ndhwc(%x: tensor<1x4x6x10x4xf32>, %w: tensor<3x3x3x4x16xf32>, %i
 
 // -----
 
-// A channels-last depthwise convolution: 16 pixels by 32 channels, one FMA
+// A channels-last depthwise convolution: 8 pixels by 32 channels, one FMA
 // on the whole tile per filter tap, the accumulator kept across kh and kw.
 // CHECK-LABEL: func.func @depthwise_nhwc
 // CHECK:         scf.forall
-// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x1x16x32xf32>, vector<1x16x32xf32>
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} : tensor<1x1x8x32xf32>, vector<1x8x32xf32>
 // CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]])
 // CHECK:           scf.for
-// CHECK:             vector.fma {{.*}} : vector<1x16x32xf32>
+// CHECK:             vector.fma {{.*}} : vector<1x8x32xf32>
 // CHECK-NOT:     linalg.depthwise
 func.func @depthwise_nhwc(%x: tensor<1x6x18x64xf32>, %w: tensor<3x3x64xf32>, %init: tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32> {
   %r = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
@@ -272,13 +289,13 @@ func.func @depthwise_nhwc(%x: tensor<1x6x18x64xf32>, %w: tensor<3x3x64xf32>, %in
 
 // -----
 
-// A channels-last 1-D convolution: threads take pixel blocks; 16 pixels by
+// A channels-last 1-D convolution: threads take pixel blocks; 8 pixels by
 // 32 channels, the accumulator kept across kw and c.
 // CHECK-LABEL: func.func @conv_nwc
 // CHECK:         scf.forall
-// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} vector<1x16x32xf32>
+// CHECK:         %[[ACC:.*]] = vector.transfer_read {{.*}} vector<1x8x32xf32>
 // CHECK:         scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %[[ACC]])
-// CHECK-COUNT-16:  vector.fma {{.*}} : vector<32xf32>
+// CHECK-COUNT-8:   vector.fma {{.*}} : vector<32xf32>
 // CHECK-NOT:     linalg.conv
 func.func @conv_nwc(%x: tensor<1x258x8xf32>, %w: tensor<3x8x64xf32>, %init: tensor<1x256x64xf32>) -> tensor<1x256x64xf32> {
   %r = linalg.conv_1d_nwc_wcf {dilations = dense<1> : tensor<1xi64>, strides = dense<1> : tensor<1xi64>}
@@ -443,7 +460,7 @@ func.func @transposed_rows_split(%x: tensor<2x10x36x16xf32>) -> tensor<2x16x10x3
 // FILL-LABEL: func.func @conv_bias_init
 // FILL:         scf.forall
 // FILL:           vector.transfer_read %arg2{{.*}} : tensor<32xf32>, vector<32xf32>
-// FILL:           vector.broadcast {{.*}} : vector<32xf32> to vector<1x1x16x32xf32>
+// FILL:           vector.broadcast {{.*}} : vector<32xf32> to vector<1x1x8x32xf32>
 // FILL:           scf.for
 // FILL:             vector.fma
 // FILL-NOT:     linalg.generic
