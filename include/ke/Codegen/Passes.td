@@ -1069,11 +1069,12 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     loops are tiled by one, and the tile is vectorized. A contraction whose
     inputs read the output's columns contiguously (its B in panels, as
     `ke-pack-contraction-panels` leaves it, included) takes a register
-    block instead: the most outputs whose accumulators fit in half the
-    target's vector registers (`vector-registers` of `vector-register-bits`:
-    8 x 32 f32 on AVX-512, 4 x 16 on AVX2, whose 16 registers of 256 bits
-    an 8 x 32 block overflows twice; fewer rows where they do not divide),
-    lowered to
+    block instead: up to 8 x 32, the most outputs whose accumulators, the
+    step's vectors of columns and one broadcast element fit in the target's
+    vector registers (`vector-registers` of `vector-register-bits`: 8 x 32
+    f32 on AVX-512, 2 x 32 on AVX2, whose 16 registers of 256 bits an 8 x
+    32 block overflows twice; fewer rows where they do not divide), lowered
+    to
     outer-product FMAs with its accumulators kept in registers across the
     reduction loop, column blocks outside row blocks. The op that
     initializes a contraction's or convolution's output by data movement
@@ -1140,13 +1141,19 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     or NHWC, vectorize through the 1-D convolution their tile decomposes to.
     A channels-last convolution (1-D, 2-D, 3-D or depthwise) is tiled instead by up
     to 16 output pixels times up to 32 channels (a multiple of
-    `vector-width`) whose accumulators fit in the target's vector registers
-    (16 x 32 f32 on AVX-512, 4 x 32 on AVX2), its tile computed as a 1-D convolution (ke decomposes
+    `vector-width`) that fits in the target's vector registers (at most 14
+    x 32 f32 on AVX-512, 2 x 32 on AVX2), its tile computed as a 1-D
+    convolution (ke decomposes
     the 3-D one itself), its contractions lowered to outer-product FMAs and
     its accumulator tile kept in registers across the reduction loops. Ops
     whose indexing maps use `mod` or `floordiv` are never tiled (tiling would
     take the wrong slices of their operands). Ops without results are left
-    alone. Where the width does not divide the loop most data is
+    alone. A tile whose reduction loops are all one iteration long but
+    whose body is no combiner the vectorizer recognizes (an argmax's
+    position select, its reduction running in the loops around the tile)
+    has those unit loops dropped (`linalg::dropUnitDims`) and vectorizes as
+    the elementwise op it then is (KernelBench's argmax over a middle
+    dimension: 13.7 -> 0.73 ms on an AVX2 VM). Where the width does not divide the loop most data is
     contiguous along and that loop is parallel and at least four vectors
     long, the op is first split there (`linalg::splitOp`): whole vectors for the first
     `vector-width * floor(n / vector-width)` iterations, an op of its own

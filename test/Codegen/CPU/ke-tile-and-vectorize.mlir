@@ -687,3 +687,36 @@ func.func @sibling_sums(%x: tensor<24x4096xf32>) -> (tensor<24xf32>, tensor<24xf
   } -> (tensor<24xf32>, tensor<24xf64>)
   return %r#0, %r#1 : tensor<24xf32>, tensor<24xf64>
 }
+
+// -----
+
+// An argmax over a middle dimension: the vector runs along the contiguous
+// columns and each tile's reduction loop is one iteration long, but the
+// position select is no combiner the vectorizer takes as a reduction; with
+// that unit loop dropped the tile is elementwise and vectorizes.
+// CHECK-LABEL: func.func @argmax_over_rows
+// CHECK:         scf.for {{.*}} to %c64
+// CHECK:           arith.cmpf ogt, {{.*}} : vector<1x32xf32>
+// CHECK:           arith.select {{.*}}, vector<1x32xi64>
+// CHECK-NOT:     linalg.generic
+#argmax_in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#argmax_out = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @argmax_over_rows(%x: tensor<2x64x32xf32>) -> tensor<2x32xi64> {
+  %zero = arith.constant 0 : i64
+  %neg = arith.constant 0xFF800000 : f32
+  %ei = tensor.empty() : tensor<2x32xi64>
+  %fi = linalg.fill ins(%zero : i64) outs(%ei : tensor<2x32xi64>) -> tensor<2x32xi64>
+  %ef = tensor.empty() : tensor<2x32xf32>
+  %ff = linalg.fill ins(%neg : f32) outs(%ef : tensor<2x32xf32>) -> tensor<2x32xf32>
+  %r:2 = linalg.generic {indexing_maps = [#argmax_in, #argmax_out, #argmax_out], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : tensor<2x64x32xf32>) outs(%ff, %fi : tensor<2x32xf32>, tensor<2x32xi64>) {
+  ^bb0(%in: f32, %max: f32, %at: i64):
+    %i = linalg.index 1 : index
+    %p = arith.index_cast %i : index to i64
+    %m = arith.maximumf %in, %max : f32
+    %gt = arith.cmpf ogt, %in, %max : f32
+    %s = arith.select %gt, %p, %at : i64
+    linalg.yield %m, %s : f32, i64
+  } -> (tensor<2x32xf32>, tensor<2x32xi64>)
+  return %r#1 : tensor<2x32xi64>
+}
