@@ -750,12 +750,13 @@ int64_t getAccumulatorVectors(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
 /// reduction to a scalar, a norm over a few huge rows): then its one
 /// reduction loop is split into `kThreadChunks` chunks of partial results,
 /// an outer parallel loop the threads take, combined after. The same
-/// conditions as for vector lanes (one result, contiguous in an input, no
-/// `linalg.index`), and every chunk whole vectors.
+/// conditions as for vector lanes (contiguous in an input, no
+/// `linalg.index`; several results only along the last loop), and every
+/// chunk whole vectors.
 bool splitsAcrossThreads(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
                          unsigned vectorLoop, int64_t vectorWidth) {
   if (!splitsIntoVectorAccumulators(op, bounds, vectorLoop, vectorWidth) ||
-      op->getNumResults() != 1 || !isWorthThreading(bounds))
+      !isWorthThreading(bounds))
     return false;
   int64_t length = bounds[vectorLoop];
   return ke::getNumOutputElements(op) < kThreadChunks &&
@@ -1264,8 +1265,14 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       splitsAcrossThreads(op, bounds, *vectorLoop, vectorWidth)) {
     // Partial results per chunk, the chunks an outer parallel loop (each
     // then split into vector lanes), combined by a short reduction.
+    // Several results (sibling reductions fused into one op): ke's split,
+    // which folds every result's partials (upstream's takes one result).
+    rewriter.setInsertionPoint(op);
     FailureOr<linalg::SplitReductionResult> split =
-        ke::splitReductionIntoChunks(rewriter, op, kThreadChunks);
+        op->getNumResults() == 1
+            ? ke::splitReductionIntoChunks(rewriter, op, kThreadChunks)
+            : ke::splitInnermostReductionLoop(rewriter, op, kThreadChunks,
+                                              /*chunkInnermost=*/false);
     if (succeeded(split)) {
       tileAndVectorizeOp(rewriter, split->splitLinalgOp, vectorWidth, registers);
       tileAndVectorizeOp(rewriter, split->resultCombiningLinalgOp, vectorWidth, registers);

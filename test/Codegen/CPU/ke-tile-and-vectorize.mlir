@@ -720,3 +720,35 @@ func.func @argmax_over_rows(%x: tensor<2x64x32xf32>) -> tensor<2x32xi64> {
   } -> (tensor<2x32xf32>, tensor<2x32xi64>)
   return %r#1 : tensor<2x32xi64>
 }
+
+// -----
+
+// Two sums of one input over two long rows (a layer norm's means over a
+// whole sample): too few outputs for threads, so the rows are split into
+// 16 chunks of partial results for both results at once, the threads take
+// the chunks, and each chunk sums in vector lanes.
+// CHECK-LABEL: func.func @sibling_sums_of_long_rows
+// CHECK:         tensor.expand_shape %arg0 {{\[\[}}0], [1, 2]] output_shape [2, 16, 16384]
+// CHECK:         scf.forall ({{.*}}) = (0, 0) to (2, 16) {{.*}} -> (tensor<2x16x32xf32>, tensor<2x16x32xf64>)
+// CHECK:           scf.for {{.*}} -> ({{.*}}, vector<1x1x32xf32>, vector<1x1x32xf64>)
+// CHECK:         vector.multi_reduction <add>, {{.*}} : vector<1x1x8xf64> to vector<1x1xf64>
+// CHECK:         vector.multi_reduction <add>, {{.*}} : vector<1x8xf64> to vector<1xf64>
+#long_in = affine_map<(d0, d1) -> (d0, d1)>
+#long_out = affine_map<(d0, d1) -> (d0)>
+func.func @sibling_sums_of_long_rows(%x: tensor<2x262144xf32>) -> (tensor<2xf32>, tensor<2xf64>) {
+  %zero = arith.constant 0.0 : f32
+  %zero64 = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %e64 = tensor.empty() : tensor<2xf64>
+  %f64 = linalg.fill ins(%zero64 : f64) outs(%e64 : tensor<2xf64>) -> tensor<2xf64>
+  %r:2 = linalg.generic {indexing_maps = [#long_in, #long_out, #long_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<2x262144xf32>) outs(%f, %f64 : tensor<2xf32>, tensor<2xf64>) {
+  ^bb0(%v: f32, %a: f32, %b: f64):
+    %s = arith.addf %v, %a : f32
+    %w = arith.extf %v : f32 to f64
+    %t = arith.addf %w, %b : f64
+    linalg.yield %s, %t : f32, f64
+  } -> (tensor<2xf32>, tensor<2xf64>)
+  return %r#0, %r#1 : tensor<2xf32>, tensor<2xf64>
+}
