@@ -1121,7 +1121,9 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     copy it) or the op transposes;
     one with fewer than 16 outputs and at least 2^15 iterations is split
     into 16 chunks of partial results that threads take, each chunk in
-    vector lanes. A reduction over several loops that are not one
+    vector lanes. Reductions with several results, each its own combiner
+    (`ke-fuse-sibling-reductions`' output), split into lanes and chunks the
+    same way, all results at once, when the reduction loop is the last. A reduction over several loops that are not one
     contiguous run (a batch norm's per-channel sums over n, h and w), its
     innermost loop the vector loop, a reduction loop at least eight vectors
     long and contiguous in an input, has that loop split into

@@ -147,7 +147,9 @@ LogicalResult lowerWithOuterParallelLoops(RewriterBase &rewriter,
   rewriter.setInsertionPoint(outer.front());
   auto parallelLoop = scf::ParallelOp::create(
       rewriter, outer.front().getLoc(), lowerBounds, upperBounds, steps);
-  ValueRange inductionVariables = parallelLoop.getInductionVars();
+  // A vector of its own: getInductionVars() returns a temporary, which a
+  // ValueRange would outlive.
+  SmallVector<Value> inductionVariables = parallelLoop.getInductionVars();
   for (auto [loop, inductionVariable] :
        llvm::zip(MutableArrayRef<scf::ForOp>(outer).drop_back(),
                  inductionVariables))
