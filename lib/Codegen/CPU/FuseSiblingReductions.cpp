@@ -124,9 +124,10 @@ linalg::GenericOp fuse(RewriterBase &rewriter, linalg::GenericOp first,
   cloneBody(second, secondInputs, initOffset + first.getNumDpsInits());
   linalg::YieldOp::create(rewriter, fused.getLoc(), yielded);
 
-  rewriter.replaceOp(first, fused.getResults().take_front(first->getNumResults()));
-  rewriter.replaceOp(second,
-                     fused.getResults().drop_front(first->getNumResults()));
+  // The count is read before `first` is erased.
+  unsigned firstResults = first->getNumResults();
+  rewriter.replaceOp(first, fused.getResults().take_front(firstResults));
+  rewriter.replaceOp(second, fused.getResults().drop_front(firstResults));
   return fused;
 }
 
