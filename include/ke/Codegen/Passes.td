@@ -1188,8 +1188,8 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
            "vector-width)">,
     Option<"vectorRegisters", "vector-registers", "int64_t", /*default=*/"32",
            "Vector registers of the target (AVX-512: 32; AVX2: 16): a "
-           "contraction's accumulators take at most half of them, a "
-           "convolution's all">,
+           "register block's accumulators, the step's vectors of columns "
+           "and one broadcast element must fit in them">,
     Option<"vectorRegisterBits", "vector-register-bits", "int64_t",
            /*default=*/"512",
            "Bits of one vector register (AVX-512: 512; AVX2: 256)">
