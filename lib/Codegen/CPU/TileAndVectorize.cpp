@@ -180,11 +180,13 @@ int64_t getRegisterLanes(linalg::LinalgOp op,
 /// AVX-512's peak where 14 x 32 ran at 64 %, and AVX2's 16 registers made
 /// 8 x 32 blocks 2-3x slower than 2 x 32. Then the most outputs, the fewest
 /// loads per reduction step (a vector per register of columns, a broadcast
-/// per row), the widest. Nothing when no column count divides.
+/// per row), the widest. Nothing when no column count divides. With
+/// `rowsMayNotDivide`, the rows need not divide `rowCount` (at most it): the
+/// caller splits the rest off.
 std::optional<std::pair<int64_t, int64_t>>
 chooseRegisterBlock(int64_t rowCount, int64_t columnCount, int64_t width,
                     int64_t lanes, int64_t registers, int64_t mostRows,
-                    bool anyRowCount) {
+                    bool anyRowCount, bool rowsMayNotDivide = false) {
   std::optional<std::pair<int64_t, int64_t>> best;
   auto cost = [&](int64_t rows, int64_t columns) {
     int64_t loads = llvm::divideCeil(columns, lanes) + rows;
@@ -197,7 +199,7 @@ chooseRegisterBlock(int64_t rowCount, int64_t columnCount, int64_t width,
     for (int64_t rows = std::min(mostRows, rowCount); rows >= 1; --rows) {
       bool allowed =
           anyRowCount || llvm::is_contained(kContractionBlockRows, rows);
-      if (!allowed || rowCount % rows != 0 ||
+      if (!allowed || (!rowsMayNotDivide && rowCount % rows != 0) ||
           (rows > 1 && (rows + 1) * columnRegisters + 1 > registers))
         continue;
       if (!best || cost(rows, columns) < cost(best->first, best->second))
@@ -274,7 +276,8 @@ struct ContractionBlock {
 };
 std::optional<ContractionBlock>
 chooseContractionTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
-                      int64_t width, ke::VectorRegisterFile registers) {
+                      int64_t width, ke::VectorRegisterFile registers,
+                      bool rowsMayNotDivide = false) {
   if (!linalg::isaContractionOpInterface(op) || op.getNumDpsInits() != 1)
     return std::nullopt;
   AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
@@ -316,7 +319,7 @@ chooseContractionTile(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
   auto choice = chooseRegisterBlock(
       bounds[block.rowLoop], bounds[columnLoop], width,
       getRegisterLanes(op, registers), registers.count, kMostBlockRows,
-      /*anyRowCount=*/false);
+      /*anyRowCount=*/false, rowsMayNotDivide);
   if (!choice)
     return std::nullopt;
   auto [rows, columns] = *choice;
@@ -1252,8 +1255,26 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   std::optional<ContractionBlock> contraction;
   if (!convolution && namedContraction)
     contraction = chooseContractionTile(op, bounds, vectorWidth, registers);
-  if (contraction)
+  if (contraction) {
+    // The rows of the block that fits best need not divide the row loop
+    // (AVX2: 6 x 16 f32, 12 accumulators, where the blocks dividing 1024
+    // rows hold 8): the whole blocks become an op of their own, the last
+    // rows another.
+    std::optional<ContractionBlock> best = chooseContractionTile(
+        op, bounds, vectorWidth, registers, /*rowsMayNotDivide=*/true);
+    unsigned rowLoop = contraction->rowLoop;
+    auto outputs = [](const ContractionBlock &block) {
+      return llvm::product_of(block.tile);
+    };
+    if (best && outputs(*best) > outputs(*contraction)) {
+      int64_t rows = best->tile[rowLoop];
+      if (splitAndTileBoth(rewriter, op, rowLoop,
+                           bounds[rowLoop] / rows * rows, vectorWidth,
+                           registers))
+        return;
+    }
     registerTile = contraction->tile;
+  }
   bool blocked = !registerTile.empty();
   if (!blocked) {
     if (linalg::LinalgOp collapsed = ke::collapseReductionLoops(rewriter, op)) {
