@@ -236,6 +236,63 @@ func.func @unaligned_rows(%x: tensor<64x65535xf32>, %n: tensor<64x1xf32>) -> ten
 
 // -----
 
+// The same rows reduced to their sum of squares (an L2 norm's): the terms
+// are never negative, so summed in another order the result stays within a
+// few ulps; the reduction splits the same way, the whole vectors summed in
+// lanes. A plain sum of such rows (terms of either sign) is not split.
+// CHECK-LABEL: func.func @unaligned_sum_of_squares
+// CHECK:         tensor.extract_slice %{{.*}}[0, 0] [64, 65528] [1, 1]
+// CHECK:         arith.addf %{{.*}} : vector<{{.*}}8xf32>
+// CHECK:         tensor.extract_slice %{{.*}}[0, 65528] [64, 7] [1, 1]
+// CHECK-LABEL: func.func @unaligned_sum
+// CHECK-NOT:     65528
+// CHECK:         return
+#squares_in = affine_map<(d0, d1) -> (d0, d1)>
+#squares_out = affine_map<(d0, d1) -> (d0)>
+func.func @unaligned_sum_of_squares(%x: tensor<64x65535xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
+  %c2 = arith.constant 2.0 : f32
+  %r = linalg.generic {indexing_maps = [#squares_in, #squares_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x65535xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %abs = math.absf %a : f32
+    %sq = math.powf %abs, %c2 : f32
+    %s = arith.addf %sq, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+func.func @unaligned_sum(%x: tensor<64x65535xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
+  %r = linalg.generic {indexing_maps = [#squares_in, #squares_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x65535xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// A row sum into [64, 1] read through a constant index, (d0, 0), as
+// torch-mlir writes it: not split into lanes (upstream's split would write
+// row i's partial sums at [i, i] of a [64, 1, lanes] tensor).
+// CHECK-LABEL: func.func @row_sum_into_column
+// CHECK-NOT:     tensor<64x1x{{[0-9]+}}xf32>
+// CHECK:         return
+#column_in = affine_map<(d0, d1) -> (d0, d1)>
+#column_out = affine_map<(d0, d1) -> (d0, 0)>
+func.func @row_sum_into_column(%x: tensor<64x65536xf32>, %init: tensor<64x1xf32>) -> tensor<64x1xf32> {
+  %r = linalg.generic {indexing_maps = [#column_in, #column_out], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x65536xf32>) outs(%init : tensor<64x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %a, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<64x1xf32>
+  return %r : tensor<64x1xf32>
+}
+
+// -----
+
 // An im2col-like gather (a mod and a floordiv in the input's map): tiling
 // would slice the input at the map's values at the tile's bounds, which are
 // not its extremes, so the op is left untiled (plain loops, still correct).
