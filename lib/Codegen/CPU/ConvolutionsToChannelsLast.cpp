@@ -277,7 +277,8 @@ struct ConvolutionsToChannelsLastPass
         (void)toChannelsLast<linalg::Conv3DNdhwcDhwcfOp>(rewriter, conv,
                                                           getChannelsLast(3));
       else if (cast<ShapedType>(conv.getDpsInputs()[0].getType())
-                   .getDimSize(1) >= minDepthwiseChannels)
+                   .getDimSize(1) >= minDepthwiseChannels &&
+               minDepthwiseChannels > 0)
         (void)toChannelsLast<linalg::DepthwiseConv2DNhwcHwcOp>(
             rewriter, conv, getDepthwiseChannelsLast(2));
     }

@@ -1,5 +1,6 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-convolutions-to-channels-last{min-depthwise-channels=4}))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-convolutions-to-channels-last{min-depthwise-channels=4},cse))' | FileCheck %s --check-prefix=SHARED
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-convolutions-to-channels-last))' | FileCheck %s --check-prefix=DEFAULT
 
 // A strided, dilated NCHW convolution: the input to NHWC, the filter to
 // HWCF, the init to NHWC (copies as generics, which elementwise fusion can
@@ -89,6 +90,18 @@ func.func @conv3d(%x: tensor<1x3x6x7x8xf32>, %w: tensor<4x3x3x3x3xf32>, %init: t
 func.func @few_channels(%x: tensor<1x2x6x6xf32>, %w: tensor<2x3x3xf32>, %init: tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32> {
   %r = linalg.depthwise_conv_2d_nchw_chw ins(%x, %w : tensor<1x2x6x6xf32>, tensor<2x3x3xf32>) outs(%init : tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
   return %r : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// By default no depthwise convolution goes channels-last, however many
+// channels it has: ke-tile-and-vectorize vectorizes it along its width.
+// DEFAULT-LABEL: func.func @many_channels
+// DEFAULT-NOT:     linalg.generic
+// DEFAULT:         linalg.depthwise_conv_2d_nchw_chw
+func.func @many_channels(%x: tensor<1x64x6x6xf32>, %w: tensor<64x3x3xf32>, %init: tensor<1x64x4x4xf32>) -> tensor<1x64x4x4xf32> {
+  %r = linalg.depthwise_conv_2d_nchw_chw ins(%x, %w : tensor<1x64x6x6xf32>, tensor<64x3x3xf32>) outs(%init : tensor<1x64x4x4xf32>) -> tensor<1x64x4x4xf32>
+  return %r : tensor<1x64x4x4xf32>
 }
 
 // -----

@@ -293,6 +293,33 @@ func.func @row_sum_into_column(%x: tensor<64x65536xf32>, %init: tensor<64x1xf32>
 
 // -----
 
+// A channels-first depthwise convolution: generalized with its channels
+// outside the image (a thread's chunk is one channel's plane), its 34-wide
+// output split into 32 columns and 2. The 32 take blocks of 2 rows by 4
+// vectors (8 accumulator vectors), each (kh, kw) step a broadcast weight
+// times a 2 x 32 window of the input, accumulated in registers across kh
+// and kw; the last 2 columns take blocks of 7 rows by 2, not vectors down
+// the channels (a gather per tap).
+// CHECK-LABEL: func.func @depthwise_nchw
+// CHECK:         scf.forall (%{{.*}}) in (16)
+// CHECK:           vector.transfer_read {{.*}} : tensor<1x1x2x32xf32>, vector<1x1x2x32xf32>
+// CHECK:           scf.for {{.*}} -> (tensor<1x1x2x32xf32>, vector<1x1x2x32xf32>)
+// CHECK:             scf.for {{.*}} -> (tensor<1x1x2x32xf32>, vector<1x1x2x32xf32>)
+// CHECK:               vector.transfer_read %arg0{{.*}} : tensor<1x16x16x36xf32>, vector<1x1x2x32xf32>
+// CHECK:               arith.mulf {{.*}} : vector<1x1x2x32xf32>
+// CHECK:         scf.for {{.*}} -> (tensor<1x1x7x2xf32>, vector<1x1x7x2xf32>)
+// CHECK-NOT:     vector<1x8x1x1xf32>
+// CHECK:         return
+func.func @depthwise_nchw(%x: tensor<1x16x16x36xf32>, %w: tensor<16x3x3xf32>) -> tensor<1x16x14x34xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x16x14x34xf32>
+  %init = linalg.fill ins(%cst : f32) outs(%e : tensor<1x16x14x34xf32>) -> tensor<1x16x14x34xf32>
+  %r = linalg.depthwise_conv_2d_nchw_chw ins(%x, %w : tensor<1x16x16x36xf32>, tensor<16x3x3xf32>) outs(%init : tensor<1x16x14x34xf32>) -> tensor<1x16x14x34xf32>
+  return %r : tensor<1x16x14x34xf32>
+}
+
+// -----
+
 // An im2col-like gather (a mod and a floordiv in the input's map): tiling
 // would slice the input at the map's values at the tile's bounds, which are
 // not its extremes, so the op is left untiled (plain loops, still correct).
