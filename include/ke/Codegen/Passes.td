@@ -1048,7 +1048,11 @@ def KeFuseSiblingReductions : Pass<"ke-fuse-sibling-reductions", "mlir::func::Fu
     around. The later op's operands are moved above the earlier one first
     (`moveOperationDependencies`); the fused op takes the earlier one's
     place. Repeats until no pair is left. Each result is computed exactly
-    as before (the same terms in the same order).
+    as before (the same terms in the same order). Reductions with i1
+    operands or results are left apart: `ke-tile-and-vectorize` never
+    vectorizes an op on i1 tensors, so the other reduction would run scalar
+    with it (KernelBench's attention fused its rows' max with their "all
+    -inf" mask: 10.2 -> 7.2 ms apart, AVX2, 2 threads).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

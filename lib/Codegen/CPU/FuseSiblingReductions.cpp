@@ -26,10 +26,25 @@ namespace ke {
 using namespace mlir;
 
 namespace {
+/// Whether `op` reads or writes a tensor of i1. The CPU schedule never
+/// vectorizes such an op (LLVM packs vectors of i1 into bits while memory
+/// holds a byte per i1): fused with one, a reduction that vectorizes on its
+/// own would run scalar (KernelBench's attention: its rows' max fused with
+/// their "all -inf" mask, 3.3 of its 10 ms).
+bool hasBooleanOperand(linalg::GenericOp op) {
+  auto isBoolean = [](Value value) {
+    return getElementTypeOrSelf(value.getType()).isInteger(1);
+  };
+  return llvm::any_of(op->getOperands(), isBoolean) ||
+         llvm::any_of(op->getResults(), isBoolean);
+}
+
 /// Whether `first` and `second` are reductions over the same loops that read
 /// a common input the same way: fusing them saves a sweep of that input.
+/// Not when either has i1 operands (hasBooleanOperand).
 bool areSiblingReductions(linalg::GenericOp first, linalg::GenericOp second) {
   if (!first.hasPureTensorSemantics() || !second.hasPureTensorSemantics() ||
+      hasBooleanOperand(first) || hasBooleanOperand(second) ||
       first.getNumReductionLoops() == 0 ||
       first.getIteratorTypesArray() != second.getIteratorTypesArray())
     return false;

@@ -88,3 +88,31 @@ func.func @not_siblings(%x: tensor<8x8xf32>, %y: tensor<8x8xf32>, %init: tensor<
   } -> tensor<8xf32>
   return %sum, %var, %columns, %other : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// Left apart: a row max and the row's "every element is -inf" mask (an i1
+// and-reduction, as torch-mlir's attention has). The CPU schedule never
+// vectorizes an op on i1 tensors, so fused, the max would run scalar.
+// CHECK-LABEL: func.func @boolean_sibling
+// CHECK-COUNT-2: linalg.generic {{.*}} outs(%{{[^,]*}} : tensor<{{[^,]*}}>)
+// CHECK-NOT:     linalg.generic
+#mask_in = affine_map<(d0, d1) -> (d0, d1)>
+#mask_rows = affine_map<(d0, d1) -> (d0)>
+func.func @boolean_sibling(%x: tensor<8x128xf32>, %init: tensor<8xf32>, %all: tensor<8xi1>) -> (tensor<8xf32>, tensor<8xi1>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %max = linalg.generic {indexing_maps = [#mask_in, #mask_rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x128xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.maximumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<8xf32>
+  %masked = linalg.generic {indexing_maps = [#mask_in, #mask_rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x128xf32>) outs(%all : tensor<8xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %e = arith.cmpf oeq, %in, %ninf : f32
+    %a = arith.andi %e, %out : i1
+    linalg.yield %a : i1
+  } -> tensor<8xi1>
+  return %max, %masked : tensor<8xf32>, tensor<8xi1>
+}
