@@ -268,6 +268,27 @@ int64_t getRegisterLanes(linalg::LinalgOp op,
   return std::max<int64_t>(1, registers.bits / std::max<int64_t>(bits, 8));
 }
 
+/// Independent accumulator vectors that keep both FMA pipes busy: an FMA's
+/// latency times the pipes (4 x 2 on Intel since Skylake, 5 x 2 on AMD Zen
+/// 2 and 3). More only help through fewer loads per FMA.
+constexpr int64_t kEnoughAccumulators = 10;
+
+/// How a register block of `rows` by `columns` (`lanes` per register) ranks,
+/// least first: enough accumulators (up to kEnoughAccumulators), then the
+/// most FMAs per load in a reduction step (a vector per register of
+/// columns, a broadcast per row), then the most outputs, the fewest loads,
+/// the widest. On AVX2 a convolution's 14 x 8 f32 block (14 FMAs for 15
+/// loads) lost to 6 x 16 (12 for 8).
+std::tuple<int64_t, double, int64_t, int64_t, int64_t>
+registerBlockCost(int64_t rows, int64_t columns, int64_t lanes) {
+  int64_t columnRegisters = llvm::divideCeil(columns, lanes);
+  int64_t accumulators = rows * columnRegisters;
+  int64_t loads = columnRegisters + rows;
+  return std::make_tuple(-std::min(accumulators, kEnoughAccumulators),
+                         -static_cast<double>(accumulators) / loads,
+                         -rows * columns, loads, -columns);
+}
+
 /// A register block of `rows` (up to `mostRows`, dividing `rowCount`; with
 /// `anyRowCount` any divisor, else 8, 6, 4, 2 or 1) by `columns` (4, 2 or 1
 /// vectors of `width`, dividing `columnCount`) that fits in `registers`
@@ -275,19 +296,17 @@ int64_t getRegisterLanes(linalg::LinalgOp op,
 /// columns and one broadcast row element. Beyond that the accumulators spill,
 /// and each FMA goes through memory: 16 x 32 f32 blocks ran at 22-35 % of
 /// AVX-512's peak where 14 x 32 ran at 64 %, and AVX2's 16 registers made
-/// 8 x 32 blocks 2-3x slower than 2 x 32. Then the most outputs, the fewest
-/// loads per reduction step (a vector per register of columns, a broadcast
-/// per row), the widest. Nothing when no column count divides. With
-/// `rowsMayNotDivide`, the rows need not divide `rowCount` (at most it): the
-/// caller splits the rest off.
+/// 8 x 32 blocks 2-3x slower than 2 x 32. Of those, registerBlockCost's
+/// least. Nothing when no column count divides. With `rowsMayNotDivide`,
+/// the rows need not divide `rowCount` (at most it): the caller splits the
+/// rest off.
 std::optional<std::pair<int64_t, int64_t>>
 chooseRegisterBlock(int64_t rowCount, int64_t columnCount, int64_t width,
                     int64_t lanes, int64_t registers, int64_t mostRows,
                     bool anyRowCount, bool rowsMayNotDivide = false) {
   std::optional<std::pair<int64_t, int64_t>> best;
   auto cost = [&](int64_t rows, int64_t columns) {
-    int64_t loads = llvm::divideCeil(columns, lanes) + rows;
-    return std::make_tuple(-rows * columns, loads, -columns);
+    return registerBlockCost(rows, columns, lanes);
   };
   for (int64_t columns : {4 * width, 2 * width, width}) {
     if (columnCount % columns != 0)
@@ -1442,10 +1461,12 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     std::optional<ContractionBlock> best = chooseContractionTile(
         op, bounds, vectorWidth, registers, /*rowsMayNotDivide=*/true);
     unsigned rowLoop = contraction->rowLoop;
-    auto outputs = [](const ContractionBlock &block) {
-      return llvm::product_of(block.tile);
+    auto cost = [&](const ContractionBlock &block) {
+      return registerBlockCost(block.tile[rowLoop],
+                               block.tile[block.columnGroup.back()],
+                               getRegisterLanes(op, registers));
     };
-    if (best && outputs(*best) > outputs(*contraction)) {
+    if (best && cost(*best) < cost(*contraction)) {
       int64_t rows = best->tile[rowLoop];
       if (splitAndTileBoth(rewriter, op, rowLoop,
                            bounds[rowLoop] / rows * rows, vectorWidth,

@@ -41,6 +41,14 @@
 // AVX2-COUNT-2:   vector.fma {{.*}} : vector<32xf32>
 // AVX2-LABEL: func.func @conv_nhwc
 // AVX2:         vector.transfer_read {{.*}} : tensor<1x1x2x32xf32>, vector<1x2x32xf32>
+// Of the blocks with enough accumulators, the most FMAs per load: a 42-wide
+// output takes 6 pixels by 16 channels (12 FMAs for 2 vector loads and 6
+// broadcasts), not 14 by 8 (14 FMAs for 15 loads), though 14 x 8 has more
+// outputs.
+// AVX2-LABEL: func.func @conv_nhwc_42_wide
+// AVX2-NOT:     tensor<1x1x14x8xf32>
+// AVX2:         vector.transfer_read {{.*}} : tensor<1x1x6x16xf32>, vector<1x6x16xf32>
+// AVX2-LABEL: func.func @conv_ndhwc
 
 // Matmul: a register block of 4 rows (all of them) by 32 columns (4
 // vectors of 8), its accumulators read before the k loop and written after
@@ -359,6 +367,11 @@ func.func @conv_nhwc(%x: tensor<1x6x18x8xf32>, %w: tensor<3x3x8x64xf32>, %init: 
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x6x18x8xf32>, tensor<3x3x8x64xf32>) outs(%init : tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32>
   return %r : tensor<1x4x16x64xf32>
+}
+func.func @conv_nhwc_42_wide(%x: tensor<1x1x44x8xf32>, %w: tensor<1x3x8x16xf32>, %init: tensor<1x1x42x16xf32>) -> tensor<1x1x42x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x1x44x8xf32>, tensor<1x3x8x16xf32>) outs(%init : tensor<1x1x42x16xf32>) -> tensor<1x1x42x16xf32>
+  return %r : tensor<1x1x42x16xf32>
 }
 
 // -----
