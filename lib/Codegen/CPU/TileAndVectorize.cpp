@@ -729,7 +729,6 @@ void keepAccumulatorsInRegisters(Operation *nest) {
 void vectorizeTile(RewriterBase &rewriter, Operation *tile,
                    bool namedContraction) {
   tile = decomposeConvolution(tile);
-
   // The vector takes the tile's loops in order, so unit loops after the
   // vector loop (a reduction's h and w after its channels) would make it
   // vector<16x1xf32>: sixteen one-lane vectors to LLVM. Unit loops go
@@ -1626,8 +1625,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                                     utils::IteratorType::parallel &&
                                 op.getNumReductionLoops() > 0 &&
                                 !linalg::isaContractionOpInterface(op) &&
-                                (!linalg::isaConvolutionOpInterface(op) ||
-                                 isChannelsFirstDepthwise(op));
+                                !linalg::isaConvolutionOpInterface(op);
   rewriter.replaceOp(op, tiled->replacements);
 
   for (Operation *tile : tiled->tiledOps)
