@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Codegen/TileAndVectorize.h"
+#include "ke/Codegen/LoopInterchange.h"
 #include "ke/Codegen/Passes.h"
 #include "ke/Codegen/ReductionLoops.h"
 
@@ -119,12 +120,8 @@ bool isNeverNegative(Value value, unsigned depth = 0) {
   if (auto power = dyn_cast<math::PowFOp>(def)) {
     FloatAttr exponent;
     if (matchPattern(power.getRhs(), m_Constant(&exponent))) {
-      APFloat half = exponent.getValue();
-      bool ignored;
-      half.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
-                   &ignored);
-      double value = half.convertToDouble() / 2;
-      if (value == std::floor(value))
+      double half = exponent.getValueAsDouble() / 2;
+      if (half == std::floor(half))
         return true; // an even integer power
     }
     return recurse(power.getLhs());
@@ -1360,19 +1357,11 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   // of its own (KernelBench's 128-channel 3 x 7 one: 16 ms). As a generic
   // with the channels outside the image, a thread's channels are swept
   // plane by plane.
-  if (auto depthwise = dyn_cast<linalg::DepthwiseConv2DNchwChwOp>(
-          op.getOperation())) {
-    rewriter.setInsertionPoint(depthwise);
-    FailureOr<linalg::GenericOp> generic =
-        linalg::generalizeNamedOp(rewriter, depthwise);
-    if (failed(generic))
-      return;
-    rewriter.setInsertionPoint(*generic);
-    FailureOr<linalg::GenericOp> interchanged = linalg::interchangeGenericOp(
-        rewriter, *generic, SmallVector<unsigned>{0, 3, 1, 2, 4, 5});
-    if (failed(interchanged))
-      return;
-    tileAndVectorizeOp(rewriter, *interchanged, vectorWidth, registers);
+  if (isa<linalg::DepthwiseConv2DNchwChwOp>(op.getOperation())) {
+    FailureOr<linalg::GenericOp> interchanged =
+        ke::interchangeLoops(rewriter, op, {0, 3, 1, 2, 4, 5});
+    if (succeeded(interchanged))
+      tileAndVectorizeOp(rewriter, *interchanged, vectorWidth, registers);
     return;
   }
   if (std::optional<TransposedLoops> transposed =

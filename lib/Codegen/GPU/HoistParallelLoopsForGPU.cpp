@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Codegen/LoopInterchange.h"
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,19 +51,9 @@ struct HoistParallelLoopsForGPUPass
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp op : ops) {
-      rewriter.setInsertionPoint(op);
-      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-      if (!generic) {
-        FailureOr<linalg::GenericOp> generalized =
-            linalg::generalizeNamedOp(rewriter, op);
-        if (failed(generalized))
-          continue; // no region builder: left as it is
-        generic = *generalized;
-      }
-      (void)linalg::interchangeGenericOp(rewriter, generic,
-                                         parallelLoopsFirst(generic));
-    }
+    // A named op without a region builder is left as it is.
+    for (linalg::LinalgOp op : ops)
+      (void)ke::interchangeLoops(rewriter, op, parallelLoopsFirst(op));
   }
 };
 } // namespace
