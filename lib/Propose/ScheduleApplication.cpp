@@ -237,15 +237,16 @@ llvm::Error ke::propose::applySchedule(func::FuncOp function,
       return llvm::createStringError(wholeMessage);
     }
   }
-  // Channels-last 3-D and depthwise convolutions are outside the library's
-  // space but the default schedule vectorizes them: with an empty entry they
-  // get it rather than plain loops. (For other ops outside the space, LLVM's
-  // vectorized plain loops can beat the default's scalar tiles, so they keep
-  // them.)
+  // Channels-last 3-D convolutions and depthwise ones of either layout are
+  // outside the library's space but the default schedule vectorizes them:
+  // with an empty entry they get it rather than plain loops. (For other ops
+  // outside the space, LLVM's vectorized plain loops can beat the default's
+  // scalar tiles, so they keep them.)
   for (auto [index, shape] : llvm::enumerate(shapes))
     if (index < applied.ops.size() &&
         (shape.name == "linalg.conv_3d_ndhwc_dhwcf" ||
-         shape.name == "linalg.depthwise_conv_2d_nhwc_hwc") &&
+         shape.name == "linalg.depthwise_conv_2d_nhwc_hwc" ||
+         shape.name == "linalg.depthwise_conv_2d_nchw_chw") &&
         !canVectorize(shape) &&
         applied.ops[index] == OpSchedule() &&
         !llvm::is_contained(fallen, static_cast<int64_t>(index)))
