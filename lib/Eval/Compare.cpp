@@ -83,3 +83,22 @@ Comparison ke::eval::compareTensors(const HostTensor &actual,
   }
   return result;
 }
+
+void ke::eval::joinWideReference(llvm::SmallVectorImpl<HostTensor> &single,
+                                 llvm::ArrayRef<HostTensor> wide,
+                                 llvm::SmallVectorImpl<double> &allowances) {
+  allowances.assign(single.size(), 0.0);
+  for (auto [r, result] : llvm::enumerate(single)) {
+    if (!isFloatKind(result.getSpec().kind))
+      continue;
+    double distance = 0.0;
+    for (int64_t i = 0, n = result.getNumElements(); i < n; ++i) {
+      double narrow = result.getAsDouble(i), precise = wide[r].getAsDouble(i);
+      if (!std::isfinite(narrow) || !std::isfinite(precise))
+        continue;
+      distance = std::max(distance, std::fabs(narrow - precise));
+      result.setFromDouble(i, precise);
+    }
+    allowances[r] = kRoundingAllowanceFactor * distance;
+  }
+}

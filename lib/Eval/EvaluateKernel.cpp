@@ -8,16 +8,19 @@
 
 #include "ke/Eval/EvaluateKernel.h"
 
+#include "ke/Codegen/WidenReferencePrecision.h"
 #include "ke/Eval/CPURunner.h"
 #include "ke/Eval/Compare.h"
 #include "ke/Eval/CrashContainment.h"
 #include "ke/Eval/IndexRange.h"
 #include "ke/Eval/Inputs.h"
+#include "ke/Eval/PrepareForLowering.h"
 #include "ke/Eval/TargetRunner.h"
 #include "ke/Eval/TensorFile.h"
 #include "ke/Eval/WorkEstimate.h"
 #include "ke/Target/CPUPipeline.h"
 #include "ke/Target/TargetInfo.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -111,9 +114,16 @@ llvm::Error checkInputsUnchanged(llvm::ArrayRef<HostTensor> inputs,
   return llvm::Error::success();
 }
 
+/// A reduction this long, summed in f32 in loop order, rounds by about a
+/// tenth of the f32 tolerance (inputs in [-1, 1)): from here on the
+/// reference is also computed in f64.
+constexpr int64_t kLongReduction = 1024;
+
 /// The reference's outputs per seed: read from the cache directory when
 /// another evaluation of the same reference left them there, else computed
-/// by the naive lowering (compiled once, on first need) and cached.
+/// by the naive lowering (compiled once, on first need) and cached. Kernels
+/// with a long floating-point reduction are computed in f64 as well (see
+/// joinWideReference); their float results are the f64 ones.
 class ReferenceOutputs {
 public:
   ReferenceOutputs(func::FuncOp reference, const KernelSignature &signature,
@@ -122,6 +132,14 @@ public:
       : reference(reference), signature(signature),
         cacheDirectory(cacheDirectory), threads(threads),
         alarmSeconds(alarmSeconds) {
+    // 16-bit inputs and TF32 are held to tolerances that dwarf f32's
+    // rounding; their references (the slowest: 8192^3 GEMMs) stay single.
+    widen = ke::getLongestFloatReduction(reference) >= kLongReduction &&
+            !signature.allowsTF32 &&
+            llvm::none_of(signature.arguments, [](const TensorSpec &spec) {
+              return spec.kind == ElementKind::F16 ||
+                     spec.kind == ElementKind::BF16;
+            });
     if (cacheDirectory.empty())
       return;
     std::string text;
@@ -130,9 +148,12 @@ public:
     cacheKey = llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true);
   }
 
+  /// `expected` and, per result, the rounding allowance its comparison
+  /// adds to the tolerance (0 where the reference is single).
   llvm::Error compute(llvm::ArrayRef<HostTensor> inputs, uint64_t inputSeed,
-                      llvm::SmallVectorImpl<HostTensor> &expected) {
-    if (!cacheKey.empty() && load(inputSeed, expected))
+                      llvm::SmallVectorImpl<HostTensor> &expected,
+                      llvm::SmallVectorImpl<double> &allowances) {
+    if (!cacheKey.empty() && load(inputSeed, expected, allowances))
       return llvm::Error::success();
     // A search's workers start on one kernel's candidates together: one of
     // them computes the reference (a naive 1024^3 GEMM: seconds on every
@@ -151,39 +172,95 @@ public:
         else
           llvm::consumeError(locked.takeError()); // compute it unlocked
       }
-      if (load(inputSeed, expected))
+      if (load(inputSeed, expected, allowances))
         return llvm::Error::success();
     }
     if (!compiled) {
       setEvaluationStage("lower");
-      ke::LowerCPUOptions options;
-      options.naive = true;
-      options.referenceThreads = threads;
-      auto kernel = CPUKernel::compile(reference, options, signature);
+      auto kernel = compileReference(reference);
       if (!kernel)
-        return llvm::createStringError("reference " +
-                                       llvm::toString(kernel.takeError()));
+        return kernel.takeError();
       compiled = std::move(*kernel);
+      if (widen)
+        compileWideReference();
       setEvaluationStage("run reference");
     }
-    if (threads > 1) {
-      if (llvm::Error error = runInChild(inputs, expected))
-        return error;
-    } else if (llvm::Error error = compiled->run(inputs, &expected)) {
-      return llvm::createStringError("reference " +
-                                     llvm::toString(std::move(error)));
+    if (llvm::Error error = run(*compiled, inputs, expected))
+      return error;
+    allowances.assign(expected.size(), 0.0);
+    // Special values overflow in f32 where f64 does not (a softmax of
+    // 1e30): that seed judges the kernel's own precision.
+    if (wideCompiled && !isSpecialValuesSeed(inputSeed)) {
+      llvm::SmallVector<HostTensor> wide;
+      if (llvm::Error error = run(*wideCompiled, inputs, wide))
+        return llvm::createStringError("wide " +
+                                       llvm::toString(std::move(error)));
+      joinWideReference(expected, wide, allowances);
     }
     if (!cacheKey.empty())
-      save(inputSeed, expected);
+      save(inputSeed, expected, allowances);
     return llvm::Error::success();
   }
 
+  /// Why a reference that qualified for f64 stayed in f32 (empty if not).
+  llvm::StringRef getWideningProblem() const { return wideningProblem; }
+
 private:
+  llvm::Expected<std::unique_ptr<CPUKernel>>
+  compileReference(func::FuncOp function) {
+    ke::LowerCPUOptions options;
+    options.naive = true;
+    options.referenceThreads = threads;
+    auto kernel = CPUKernel::compile(function, options, signature);
+    if (!kernel)
+      return llvm::createStringError("reference " +
+                                     llvm::toString(kernel.takeError()));
+    return kernel;
+  }
+
+  /// The reference computed in f64 (ke-widen-reference-precision) on a
+  /// copy; where that copy is not valid the reference stays single.
+  void compileWideReference() {
+    OwningOpRef<ModuleOp> module;
+    func::FuncOp copy = cloneIntoNewModule(reference, module);
+    std::string problem;
+    {
+      ScopedDiagnosticHandler collect(
+          reference.getContext(), [&](Diagnostic &diagnostic) {
+            if (problem.empty())
+              problem = diagnostic.str();
+            return success();
+          });
+      if (failed(ke::widenF32ToF64(copy)) && problem.empty())
+        problem = "its body is not valid in f64";
+    }
+    if (problem.empty()) {
+      auto kernel = compileReference(copy);
+      if (kernel)
+        wideCompiled = std::move(*kernel);
+      else
+        problem = llvm::toString(kernel.takeError());
+    }
+    if (!problem.empty())
+      wideningProblem = "the reference is computed in f32 only: widening it "
+                        "to f64 failed: " + problem;
+  }
+
+  llvm::Error run(CPUKernel &kernel, llvm::ArrayRef<HostTensor> inputs,
+                  llvm::SmallVectorImpl<HostTensor> &outputs) {
+    if (threads > 1)
+      return runInChild(kernel, inputs, outputs);
+    if (llvm::Error error = kernel.run(inputs, &outputs))
+      return llvm::createStringError("reference " +
+                                     llvm::toString(std::move(error)));
+    return llvm::Error::success();
+  }
+
   /// The reference on threads runs in a child process: a crash on an OpenMP
   /// worker cannot be contained in this one (see runInChildProcess). The
   /// child also checks that the reference left its inputs alone, which
   /// this process could not see.
-  llvm::Error runInChild(llvm::ArrayRef<HostTensor> inputs,
+  llvm::Error runInChild(CPUKernel &kernel, llvm::ArrayRef<HostTensor> inputs,
                          llvm::SmallVectorImpl<HostTensor> &expected) {
     size_t bytes = 0;
     for (const TensorSpec &spec : signature.results)
@@ -193,7 +270,7 @@ private:
     std::optional<std::string> failure = runInChildProcess(
         results, alarmSeconds, [&](llvm::MutableArrayRef<char> shared) {
           llvm::SmallVector<HostTensor> outputs;
-          if (llvm::Error error = compiled->run(inputs, &outputs))
+          if (llvm::Error error = kernel.run(inputs, &outputs))
             return "reference " + llvm::toString(std::move(error));
           if (llvm::Error error =
                   checkInputsUnchanged(inputs, inputSums, "the reference"))
@@ -236,9 +313,24 @@ private:
     return std::string(path);
   }
 
-  /// False if any output is missing (then none is used).
-  bool load(uint64_t inputSeed, llvm::SmallVectorImpl<HostTensor> &outputs) {
+  /// False if any output is missing (then none is used), or a wide
+  /// reference's allowances (a cache left by an older ke has none).
+  bool load(uint64_t inputSeed, llvm::SmallVectorImpl<HostTensor> &outputs,
+            llvm::SmallVectorImpl<double> &allowances) {
     outputs.clear();
+    allowances.assign(signature.results.size(), 0.0);
+    if (widen && !isSpecialValuesSeed(inputSeed)) {
+      auto buffer = llvm::MemoryBuffer::getFile(getPath(inputSeed, "allowance"));
+      if (!buffer)
+        return false;
+      llvm::SmallVector<llvm::StringRef> words;
+      (*buffer)->getBuffer().split(words, ' ', -1, /*KeepEmpty=*/false);
+      if (words.size() != allowances.size())
+        return false;
+      for (auto [word, allowance] : llvm::zip_equal(words, allowances))
+        if (word.trim().getAsDouble(allowance))
+          return false;
+    }
     for (auto [index, spec] : llvm::enumerate(signature.results)) {
       auto buffer = llvm::MemoryBuffer::getFile(getPath(inputSeed, index));
       if (!buffer || (*buffer)->getBufferSize() !=
@@ -255,20 +347,31 @@ private:
   }
 
   /// Best effort: a cache that cannot be written only costs time later.
-  void save(uint64_t inputSeed, llvm::ArrayRef<HostTensor> outputs) {
+  void save(uint64_t inputSeed, llvm::ArrayRef<HostTensor> outputs,
+            llvm::ArrayRef<double> allowances) {
     llvm::sys::fs::create_directories(cacheDirectory);
-    for (auto [index, output] : llvm::enumerate(outputs)) {
-      std::string path = getPath(inputSeed, index);
+    auto write = [&](const std::string &path, llvm::StringRef bytes) {
       std::string temporary = path + "." + std::to_string(getpid());
       {
         std::error_code ec;
         llvm::raw_fd_ostream out(temporary, ec);
         if (ec)
-          return;
-        out.write(static_cast<const char *>(output.getData()),
-                  output.getSpec().getNumBytes());
+          return false;
+        out << bytes;
       }
-      llvm::sys::fs::rename(temporary, path);
+      return !llvm::sys::fs::rename(temporary, path);
+    };
+    for (auto [index, output] : llvm::enumerate(outputs))
+      if (!write(getPath(inputSeed, index),
+                 llvm::StringRef(static_cast<const char *>(output.getData()),
+                                 output.getSpec().getNumBytes())))
+        return;
+    // Written last: its presence says the outputs are the wide ones.
+    if (widen && !isSpecialValuesSeed(inputSeed)) {
+      std::string text;
+      for (double allowance : allowances)
+        text += llvm::formatv("{0:e17} ", allowance).str();
+      write(getPath(inputSeed, "allowance"), text);
     }
   }
 
@@ -276,7 +379,9 @@ private:
   const KernelSignature &signature;
   std::string cacheDirectory, cacheKey;
   unsigned threads, alarmSeconds;
-  std::unique_ptr<CPUKernel> compiled;
+  bool widen = false;
+  std::unique_ptr<CPUKernel> compiled, wideCompiled;
+  std::string wideningProblem;
 };
 
 /// The evaluated function's signature, checked against the reference's.
@@ -330,17 +435,19 @@ void noteNonFiniteReference(llvm::ArrayRef<HostTensor> expected,
   }
 }
 
-/// Compares every result with the reference's for one seed, keeping the
-/// largest errors in `report`; the first mismatch is the error.
 /// Compares every result with its expected tensor, raising `maxAbs` and
 /// `maxRel` to the largest errors; returns the first result that differs.
+/// `allowances` (per result, or empty) widen the absolute tolerance.
 std::optional<std::pair<size_t, Comparison>>
 findMismatch(const KernelSignature &signature,
              llvm::ArrayRef<HostTensor> actual,
-             llvm::ArrayRef<HostTensor> expected, double &maxAbs,
+             llvm::ArrayRef<HostTensor> expected,
+             llvm::ArrayRef<double> allowances, double &maxAbs,
              double &maxRel) {
   for (size_t r = 0; r < expected.size(); ++r) {
     Tolerance tolerance = signature.getTolerance(expected[r].getSpec().kind);
+    if (!allowances.empty())
+      tolerance.atol += allowances[r];
     Comparison comparison = compareTensors(actual[r], expected[r], tolerance);
     maxAbs = std::max(maxAbs, comparison.maxAbsError);
     maxRel = std::max(maxRel, comparison.maxRelError);
@@ -350,12 +457,15 @@ findMismatch(const KernelSignature &signature,
   return std::nullopt;
 }
 
+/// Compares every result with the reference's for one seed, keeping the
+/// largest errors in `report`; the first mismatch is the error.
 llvm::Error compareOutputs(const KernelSignature &signature,
                            llvm::ArrayRef<HostTensor> actual,
                            llvm::ArrayRef<HostTensor> expected,
+                           llvm::ArrayRef<double> allowances,
                            uint64_t inputSeed, EvaluationReport &report) {
-  auto mismatch = findMismatch(signature, actual, expected, report.maxAbsError,
-                               report.maxRelError);
+  auto mismatch = findMismatch(signature, actual, expected, allowances,
+                               report.maxAbsError, report.maxRelError);
   if (!mismatch)
     return llvm::Error::success();
   auto &[r, comparison] = *mismatch;
@@ -400,7 +510,7 @@ llvm::Error checkAgainstFile(const KernelSignature &signature,
   if (llvm::Error error = runner.run(file->inputs, actual))
     return error;
   EvaluationReport::ExpectedCheck check{path.str()};
-  auto mismatch = findMismatch(signature, actual, file->outputs,
+  auto mismatch = findMismatch(signature, actual, file->outputs, {},
                                check.maxAbsError, check.maxRelError);
   if (mismatch) {
     auto &[index, comparison] = *mismatch;
@@ -443,6 +553,7 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
                              options.referenceCache, referenceThreads,
                              options.timeoutSeconds);
   llvm::SmallVector<HostTensor> inputs, lastExpected, timedInputs;
+  llvm::SmallVector<double> lastAllowances;
   // The special-values seed last; timing uses the last regular seed's
   // inputs (denormals would slow the timed calls down).
   llvm::SmallVector<uint64_t> inputSeeds;
@@ -456,10 +567,19 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
     for (auto [index, spec] : llvm::enumerate(signature->arguments))
       inputs.push_back(makeInput(spec, inputSeed, index));
     llvm::SmallVector<HostTensor> expected, actual;
+    llvm::SmallVector<double> allowances;
     llvm::SmallVector<uint64_t> inputSums = checksums(inputs);
     setEvaluationStage("run reference");
-    if (llvm::Error error = reference.compute(inputs, inputSeed, expected))
+    if (llvm::Error error =
+            reference.compute(inputs, inputSeed, expected, allowances))
       return error;
+    if (!reference.getWideningProblem().empty() &&
+        !llvm::is_contained(report.referenceWarnings,
+                            reference.getWideningProblem()))
+      report.referenceWarnings.push_back(
+          reference.getWideningProblem().str());
+    for (double allowance : allowances)
+      report.roundingAllowance = std::max(report.roundingAllowance, allowance);
     if (llvm::Error error =
             checkInputsUnchanged(inputs, inputSums, "the reference"))
       return error;
@@ -474,8 +594,8 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
       if (llvm::Error error =
               checkInputsUnchanged(inputs, inputSums, "the kernel"))
         return error;
-      if (llvm::Error error =
-              compareOutputs(*signature, actual, expected, inputSeed, report))
+      if (llvm::Error error = compareOutputs(*signature, actual, expected,
+                                             allowances, inputSeed, report))
         return error;
     }
     // The last regular seed's inputs are timed, its outputs checked again
@@ -484,11 +604,12 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
       lastExpected.clear();
       for (const HostTensor &tensor : expected)
         lastExpected.push_back(tensor.clone());
+      lastAllowances = allowances;
       timedInputs.clear();
       for (const HostTensor &tensor : inputs)
         timedInputs.push_back(tensor.clone());
     }
-    runner->keepSeed(s, inputs, std::move(expected));
+    runner->keepSeed(s, inputs, std::move(expected), allowances);
   }
   if (!options.expectedFile.empty()) {
     setEvaluationStage("compare with expected");
@@ -520,6 +641,7 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
     return error;
   }
   if (llvm::Error error = compareOutputs(*signature, afterTiming, lastExpected,
+                                         lastAllowances,
                                          options.seed + options.seeds - 1,
                                          report)) {
     report.correct = false;

@@ -49,6 +49,8 @@ json::Value EvaluationReport::toJSON() const {
     object["temporaries"] = temporaries;
   if (!precision.empty())
     object["precision"] = precision;
+  if (roundingAllowance > 0.0)
+    object["rounding_allowance"] = roundingAllowance;
   if (!implausibleTiming.empty())
     object["implausible_timing"] = implausibleTiming;
   if (!referenceWarnings.empty()) {
@@ -143,6 +145,8 @@ EvaluationReport::fromJSON(const json::Value &value) {
     report.correct = *correct;
   report.maxAbsError = object->getNumber("max_abs_err").value_or(0.0);
   report.maxRelError = object->getNumber("max_rel_err").value_or(0.0);
+  report.roundingAllowance =
+      object->getNumber("rounding_allowance").value_or(0.0);
   report.work.flops = object->getNumber("flops").value_or(0.0);
   report.work.bytes = object->getNumber("bytes").value_or(0.0);
   report.peakGflops = object->getNumber("peak_gflops");

@@ -102,6 +102,7 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
                                      llvm::StringRef target,
                                      const KernelSignature &signature,
                                      unsigned seeds,
+                                     double roundingAllowance,
                                      llvm::StringRef directory) {
   runtime::BundleManifest manifest;
   manifest.kernel = kernel.str();
@@ -127,6 +128,7 @@ llvm::Error ke::eval::writeGPUBundle(mlir::ModuleOp lowered,
     manifest.atol = *signature.atol;
   else if (!signature.results.empty())
     manifest.atol = signature.getTolerance(signature.results[0].kind).atol;
+  manifest.atol += roundingAllowance;
   if (signature.rtol)
     manifest.rtol = *signature.rtol;
   else if (!signature.results.empty())

@@ -151,9 +151,13 @@ public:
   bool checksSeedsOnTarget() const override { return haveGPU; }
 
   void keepSeed(unsigned, llvm::ArrayRef<HostTensor> inputs,
-                llvm::SmallVector<HostTensor> expected) override {
+                llvm::SmallVector<HostTensor> expected,
+                llvm::ArrayRef<double> allowances) override {
     if (!haveGPU && options.bundleDirectory.empty())
       return;
+    // The bundle holds one tolerance for every result and seed.
+    for (double allowance : allowances)
+      roundingAllowance = std::max(roundingAllowance, allowance);
     llvm::SmallVector<HostTensor> inputCopies;
     for (const HostTensor &input : inputs)
       inputCopies.push_back(input.clone());
@@ -195,6 +199,7 @@ private:
     llvm::SmallVector<HostTensor> inputs, expected;
   };
   llvm::SmallVector<Seed, 2> seeds;
+  double roundingAllowance = 0.0;
 };
 } // namespace
 
@@ -363,7 +368,8 @@ llvm::Error GPURunner::runOnDevice(ModuleOp lowered, EvaluationReport &report) {
   }
   if (llvm::Error error =
           writeGPUBundle(lowered, job.name, std::string(target.name),
-                         *signature, seeds.size(), directory))
+                         *signature, seeds.size(), roundingAllowance,
+                         directory))
     return error;
   if (profiled)
     if (llvm::Error error =

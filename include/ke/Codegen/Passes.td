@@ -526,6 +526,27 @@ def KeCopiesToLinalg : Pass<"ke-copies-to-linalg", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def KeWidenReferencePrecision : Pass<"ke-widen-reference-precision", "mlir::func::FuncOp"> {
+  let summary = "Compute a kernel's f32 arithmetic in f64, its signature unchanged";
+  let description = [{
+    On tensors: every f32 value, tensor and constant in the function's body
+    becomes f64; f32 arguments are extended once on entry (`arith.extf`)
+    and f32 results truncated once on return (`arith.truncf`), so the
+    function type is unchanged. Conversions between f32 and f64 that the
+    body held become no-ops and are dropped; other element types (f16,
+    bf16, integers) are left alone. Evaluation runs this on a copy of the
+    reference of kernels with a floating-point reduction over at least 1024
+    terms: in f32 and its loop order the reference's own rounding grows with
+    the reduction's length (a 65536-term row sum of inputs in [-1, 1):
+    8e-4, eight times the f32 tolerance), so candidates are judged against
+    the f64 result, with the f32 reference's distance from it as an added
+    allowance (see docs/adding-a-kernel.md). Fails on a body that is not
+    valid in f64 (an `arith.bitcast` of an f32 to i32) or a constant held
+    as a resource blob; the evaluation then keeps the f32 reference alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def KeLowerLinalgToReferenceLoops : Pass<"ke-lower-linalg-to-reference-loops", "mlir::func::FuncOp"> {
   let summary = "Lower linalg ops on buffers to loops whose outer parallel dimensions may run on threads";
   let description = [{

@@ -35,6 +35,23 @@ struct Comparison {
 Comparison compareTensors(const HostTensor &actual, const HostTensor &expected,
                           Tolerance tolerance);
 
+/// How many times the f32 reference's own rounding a candidate may differ
+/// from the f64 reference: another summation order rounds by about as
+/// much (lanes, blocks, split-K), not by exactly as much.
+constexpr double kRoundingAllowanceFactor = 2.0;
+
+/// Joins a reference computed in the kernel's types (`single`) with the
+/// same computed in f64 and rounded to them (`wide`), into `single`: float
+/// results take the wide values except where the single one is NaN or
+/// infinite (where the kernel's own types overflow, they decide), and
+/// `allowances[r]` becomes kRoundingAllowanceFactor times the largest
+/// distance between the two over result r's finite elements. Integer
+/// results keep the single values (an argmax of values that round to a
+/// tie in f32 is the f32 program's answer) and no allowance.
+void joinWideReference(llvm::SmallVectorImpl<HostTensor> &single,
+                       llvm::ArrayRef<HostTensor> wide,
+                       llvm::SmallVectorImpl<double> &allowances);
+
 } // namespace ke::eval
 
 #endif // KE_EVAL_COMPARE_H

@@ -57,6 +57,9 @@ struct EvaluationReport {
   /// TF32 tensor cores, checked with TF32's tolerance).
   std::string precision;
   std::vector<std::string> referenceWarnings; ///< e.g. NaN in its results
+  /// The largest rounding allowance a wide (f64) reference added to the
+  /// absolute tolerance: its distance from the f32 reference; 0 without.
+  double roundingAllowance = 0.0;
   /// The check against a tensor file's outputs (`ke-run --expected`).
   struct ExpectedCheck {
     std::string file;

@@ -14,12 +14,15 @@ namespace ke::eval {
 /// Writes `directory`/kernel.so (the host code of `lowered`, a module after
 /// ke-lower-nvgpu or ke-lower-amdgpu{format=bin}, compiled for this host and
 /// linked with ld.lld; its PTX or hsaco embedded) and bundle.txt for
-/// `target` (nvgpu or amdgpu). Inputs and expected outputs are added per
+/// `target` (nvgpu or amdgpu); `roundingAllowance` is added to the
+/// manifest's absolute tolerance (a wide reference's, see EvaluateKernel).
+/// Inputs and expected outputs are added per
 /// seed with addBundleSeed; a profiling build with addGPUProfileBuild (a
 /// profiling build left from an earlier bundle is removed).
 llvm::Error writeGPUBundle(mlir::ModuleOp lowered, llvm::StringRef kernel,
                            llvm::StringRef target,
                            const KernelSignature &signature, unsigned seeds,
+                           double roundingAllowance,
                            llvm::StringRef directory);
 /// Adds `directory`/kernel-profile.so, the host code of `profiled` (the
 /// same kernel instrumented by ke-instrument, then lowered), and the names

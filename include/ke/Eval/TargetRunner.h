@@ -35,7 +35,8 @@ public:
   /// when the runner checks seeds on the target, before they are checked);
   /// the reference's outputs are the runner's to keep.
   virtual void keepSeed(unsigned index, llvm::ArrayRef<HostTensor> inputs,
-                        llvm::SmallVector<HostTensor> expected) {}
+                        llvm::SmallVector<HostTensor> expected,
+                        llvm::ArrayRef<double> allowances) {}
   /// Times (or estimates) the candidate on `inputs`, the last seed's.
   virtual llvm::Error measure(llvm::ArrayRef<HostTensor> inputs,
                               EvaluationReport &report) = 0;
