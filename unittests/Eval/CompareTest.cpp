@@ -100,4 +100,41 @@ TEST(CompareTest, SixteenBitFloatsAreLooser) {
   EXPECT_GT(getDefaultTolerance(ElementKind::BF16).rtol,
             getDefaultTolerance(ElementKind::F32).rtol);
 }
+
+// Float results take the f64 values with twice the largest finite distance
+// as their allowance; where the f32 reference overflowed its value stands.
+TEST(CompareTest, WideReferenceJoinsFiniteValues) {
+  double infinity = std::numeric_limits<double>::infinity();
+  llvm::SmallVector<HostTensor> single;
+  single.push_back(makeF32({1.0, 2.0, infinity, 4.0}));
+  llvm::SmallVector<HostTensor> wide;
+  wide.push_back(makeF32({1.0, 2.5, 3.0, 3.75}));
+  llvm::SmallVector<double> allowances;
+  joinWideReference(single, wide, allowances);
+  ASSERT_EQ(allowances.size(), 1u);
+  EXPECT_DOUBLE_EQ(allowances[0], kRoundingAllowanceFactor * 0.5);
+  EXPECT_EQ(single[0].getAsDouble(1), 2.5);
+  EXPECT_EQ(single[0].getAsDouble(2), infinity);
+  EXPECT_EQ(single[0].getAsDouble(3), 3.75);
+}
+
+// Integer results (an argmax) keep the f32 program's answer.
+TEST(CompareTest, WideReferenceKeepsIntegerResults) {
+  TensorSpec spec;
+  spec.kind = ElementKind::I64;
+  spec.shape = {2};
+  HostTensor narrow(spec), precise(spec);
+  narrow.setFromInt(0, 3);
+  narrow.setFromInt(1, 5);
+  precise.setFromInt(0, 4);
+  precise.setFromInt(1, 5);
+  llvm::SmallVector<HostTensor> single;
+  single.push_back(std::move(narrow));
+  llvm::SmallVector<HostTensor> wide;
+  wide.push_back(std::move(precise));
+  llvm::SmallVector<double> allowances;
+  joinWideReference(single, wide, allowances);
+  EXPECT_EQ(single[0].getAsInt(0), 3);
+  EXPECT_EQ(allowances[0], 0.0);
+}
 } // namespace

@@ -4,6 +4,8 @@
 #define KE_EVAL_COMPARE_H
 
 #include "ke/Eval/HostTensor.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <string>
 
