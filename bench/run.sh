@@ -159,15 +159,30 @@ except Exception:
     print("")'
 }
 
+# The smaller of two times, either of which may be empty (not measured).
+min_of() {
+  /usr/bin/python3 -c 'import sys
+v = [float(x) for x in sys.argv[1:] if x]
+print(min(v) if v else "")' "$@"
+}
+
 results="$work/results.jsonl"; : > "$results"
 for k in $kernels; do
   src="$root/bench/kernels/$k.mlir"
   naive=$("$bin/ke-run" "$src" --naive --seeds 1 --json --threads "$threads" | median_of)
-  default=$("$bin/ke-run" "$src" --seeds 1 --json --threads "$threads" | median_of)
   "$bin/ke-opt" "$src" --ke-evolve="budget=$budget threads=$threads db=$work/bench.db" \
     -o "$work/$k.best.mlir" 2> "$work/$k.evolve.log"
-  best=$("$bin/ke-run" "$work/$k.best.mlir" --reference "$src" --naive --json \
-    --threads "$threads" | median_of)
+  # The default and the best are timed in turns, twice each, and keep their
+  # faster median: timed minutes apart, this VM's drift alone read the
+  # search's output (the default lowering itself) 1.3x slower than the
+  # default.
+  default=""; best=""
+  for round in 1 2; do
+    d=$("$bin/ke-run" "$src" --seeds 1 --json --threads "$threads" | median_of)
+    b=$("$bin/ke-run" "$work/$k.best.mlir" --reference "$src" --naive --json \
+      --threads "$threads" | median_of)
+    default=$(min_of "$default" "$d"); best=$(min_of "$best" "$b")
+  done
   ireens=""; [ -n "$iree" ] && ireens=$(iree_time "$k")
   echo "{\"kernel\":\"$k\",\"naive\":\"$naive\",\"default\":\"$default\",\"best\":\"$best\",\"iree\":\"$ireens\"}" >> "$results"
   echo "bench: $k done" >&2
