@@ -858,6 +858,53 @@ def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
   ];
 }
 
+def KeInfinityTestsFromExtrema : Pass<"ke-infinity-tests-from-extrema", "mlir::func::FuncOp"> {
+  let summary = "Read 'every element is -inf' from the max (and +inf from the min)";
+  let description = [{
+    On tensors: a `linalg.generic` that and-reduces `x == -inf` (x its one
+    float input, or x extended to a wider float) from `true` over some loops
+    becomes `max(x) == -inf` over the same loops, elementwise on the max;
+    `x == +inf` becomes `min(x) == +inf`. torch-mlir writes the former in
+    every attention and masked softmax (rows whose scores are all -inf give
+    zeros, not NaN). The max is a NaN-propagating `arith.maximumf`, so a
+    row with a NaN answers false both ways. A sibling max (min) reduction of
+    the same input over the same loops, starting from -inf (+inf), is
+    reused, so the row's max is computed once; otherwise one is created.
+    Reductions on i1 vectorize on no target (the CPU ran attention's
+    scalar): the test then costs nothing but the compare. Runs in the
+    front-end cleanup after elementwise fusion (which puts the compare in
+    the and-reduction's body); a second fusion then puts the new compare
+    into its consumers.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def KeScaleContractionResults : Pass<"ke-scale-contraction-results", "mlir::func::FuncOp"> {
+  let summary = "Move a constant factor from a contraction's operand to its result";
+  let description = [{
+    On tensors: a `linalg.generic` summing products of its two inputs
+    (`acc + a * b`) into a zero fill, whose input is the only use of an
+    elementwise op computing `x * factor` (the factor the same for every
+    element: a value from outside the op, or one pure op on such values in
+    its body), reads `x` instead, and its result is multiplied by the
+    factor in a new elementwise op (by both factors where both inputs are
+    scaled). A scaling op that also transposed keeps the transposition
+    (as a copy, so the contraction's layout is unchanged); one whose map is
+    the identity disappears. torch-mlir's attention scales Q and K by
+    sqrt(scale) each before Q K^T: on a GPU two launches (one once the
+    transposition stays), on the CPU two passes over the inputs, for one
+    multiply that elementwise fusion then puts into the softmax's first
+    ops. The product is rounded differently (c*c*(a.b) against (c a).(c b)),
+    within an ulp or two of each term. Runs in the front-end cleanup after
+    elementwise fusion, followed by a second fusion.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeExpandConstantPowers : Pass<"ke-expand-constant-powers", "mlir::func::FuncOp"> {
   let summary = "Rewrite math.powf by a constant exponent as multiplications, square roots or a division";
   let description = [{
