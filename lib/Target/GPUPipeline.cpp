@@ -125,7 +125,7 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "func.func({3}ke-decompose-aggregates,"
              "convert-elementwise-to-linalg,ke-prefix-scans-for-gpu,"
              "ke-decompose-transposed-convolutions,{5},"
-             "ke-split-reductions-for-gpu,"
+             "ke-fold-pads-into-consumers-for-gpu,ke-split-reductions-for-gpu,"
              "ke-drop-fused-checks-for-gpu,"
              "ke-splat-constants-to-fills),"
              "one-shot-bufferize{{bufferize-function-boundaries "

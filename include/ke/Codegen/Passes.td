@@ -634,6 +634,29 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeFoldPadsIntoConsumersForGPU : Pass<"ke-fold-pads-into-consumers-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Let a pooling window read its unpadded input, padding where it leaves it";
+  let description = [{
+    On tensors, GPU targets: a `linalg.generic` whose input is a static
+    `tensor.pad` by a constant (the pad's only use), and whose other inputs
+    only give shapes (their block arguments are unused: a pooling window),
+    reads the pad's source instead: in its body, the padded index (its
+    indexing map on `linalg.index` values) less the low padding, clamped
+    into the source, is extracted, and the padding value selected where the
+    index lies outside. Bufferized, a pad is a fill of a padded buffer and
+    a copy into its interior, two launches and a buffer as large as the
+    input written and read once more before the consumer runs
+    (KernelBench's MaxPool3d: three launches, now one). Contractions
+    (convolutions) are left alone: their inputs are copied in tiles by
+    `ke-stage-contractions-for-gpu`, whose copies fill padding themselves.
+    The CPU keeps its pads (`ke-pads-to-copies`): a gather per element
+    would not vectorize there.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Reshape reductions with few outputs into many thread blocks' work";
   let description = [{
