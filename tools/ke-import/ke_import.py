@@ -129,6 +129,12 @@ def shrink_assignment(node, shrunk, notes, path):
     for target in targets:
         if isinstance(target, ast.Name) and target.id in shrunk and target.id not in done:
             node.value = replace(target.id, node.value)
+        elif isinstance(target, ast.Name) and isinstance(node.value, ast.Tuple):
+            # A shape: `input_shape = (32768,)`, its elements named name[i].
+            for i, value_node in enumerate(node.value.elts):
+                key = f"{target.id}[{i}]"
+                if key in shrunk and key not in done:
+                    node.value.elts[i] = replace(key, value_node)
         elif (isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple)
               and len(target.elts) == len(node.value.elts)):
             for i, element in enumerate(target.elts):
@@ -155,6 +161,8 @@ def load_problem(path, shrunk):
     # A constant set some other way is set afterwards: get_inputs() and
     # get_init_inputs() read globals when called.
     for name in sorted(set(shrunk) - rewritten):
+        if "[" in name:
+            continue  # only ever from a plain tuple assignment, rewritten above
         notes.append(f"{name} is not a plain module-level assignment; set after loading")
         setattr(module, name, shrunk[name][1])
     return module, notes
@@ -175,6 +183,11 @@ def integer_constants(path):
                 value = constant_value(node.value)
                 if isinstance(value, int) and not isinstance(value, bool) and value > 1:
                     found.setdefault(target.id, value)
+                elif isinstance(value, tuple) and isinstance(node.value, ast.Tuple):
+                    for i, element in enumerate(value):
+                        if isinstance(element, int) and not isinstance(element, bool) \
+                                and element > 1:
+                            found.setdefault(f"{target.id}[{i}]", element)
             elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Tuple):
                 for element, value_node in zip(target.elts, node.value.elts):
                     value = constant_value(value_node)
@@ -278,16 +291,23 @@ def shrink(torch, path, max_elements, max_flops):
                 f" and --max-flops {max_flops:g}: no module-level size left to halve")
         batch = [n for n in movable if re.search(r"batch", n, re.IGNORECASE)]
         name = batch[0] if batch else max(movable, key=current)
-        trial = dict(shrunk)
-        trial[name] = (sizes[name], max(1, current(name) // 2))
-        try:
-            fits(trial)
-        except ImportError_:
-            raise
-        except Exception:
+        # Alone, or with a size it must equal (a [batch, n] tensor times a
+        # [n] one with batch = n, as a hinge loss broadcasts its targets).
+        partners = [None] + [n for n in movable if n != name and current(n) == current(name)]
+        for partner in partners:
+            trial = dict(shrunk)
+            for n in [name] + ([partner] if partner else []):
+                trial[n] = (sizes[n], max(1, current(n) // 2))
+            try:
+                fits(trial)
+            except ImportError_:
+                raise
+            except Exception:
+                continue
+            shrunk = trial
+            break
+        else:
             frozen.add(name)
-            continue
-        shrunk = trial
     raise ImportError_("shrinking did not converge in 200 halvings")
 
 
