@@ -1435,7 +1435,30 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     // at 18 % of peak). Its whole blocks of kPeeledPixels are split off.
     // Not a depthwise one: each pixel reads a vector of its own there, and
     // KernelBench's (122 = 2 x 61 pixels wide) ran 1.4x slower split.
-    unsigned pixelLoop = getChannelsLastLoops(op, bounds)->pixelLoop;
+    std::optional<ChannelsLastLoops> loops = getChannelsLastLoops(op, bounds);
+    unsigned pixelLoop = loops->pixelLoop, channelLoop = loops->channelLoop;
+    // As for contractions: where the block that fits best does not divide
+    // the pixels and has more accumulators (AVX2's 6 x 16 f32 in a 34-pixel
+    // row, whose divisors left 2 x 32: 8 accumulators, 13 of 16
+    // registers), its whole blocks become an op of their own and the last
+    // pixels another. Not for FMAs per load alone: 65 pixels as 60 + 5
+    // (6 x 16, then 5 x 16) ran 1.2x slower than as 5 x 16 blocks.
+    int64_t lanes = getRegisterLanes(op, registers);
+    std::optional<std::pair<int64_t, int64_t>> best = chooseRegisterBlock(
+        bounds[pixelLoop], bounds[channelLoop], vectorWidth, lanes,
+        registers.count, kMostBlockPixels, /*anyRowCount=*/true,
+        /*rowsMayNotDivide=*/true);
+    if (!isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) && best &&
+        bounds[pixelLoop] % best->first != 0 &&
+        std::get<0>(registerBlockCost(best->first, best->second, lanes)) <
+            std::get<0>(registerBlockCost(registerTile[pixelLoop],
+                                          registerTile[channelLoop], lanes)) &&
+        ke::getReductionLength(op) >= kFewestStepsToSplitRows) {
+      if (splitAndTileBoth(rewriter, op, pixelLoop,
+                           bounds[pixelLoop] / best->first * best->first,
+                           vectorWidth, registers))
+        return;
+    }
     if (!isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) &&
         registerTile[pixelLoop] < kFewestBlockPixels &&
         bounds[pixelLoop] > kPeeledPixels) {

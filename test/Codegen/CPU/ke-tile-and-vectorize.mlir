@@ -49,6 +49,13 @@
 // AVX2-LABEL: func.func @conv_nhwc_42_wide
 // AVX2-NOT:     tensor<1x1x14x8xf32>
 // AVX2:         vector.transfer_read {{.*}} : tensor<1x1x6x16xf32>, vector<1x6x16xf32>
+// 34 pixels: their divisors leave 2 x 16 (4 accumulators); 6 x 16 blocks
+// take the first 30, the last 4 an op of their own (4 x 16).
+// AVX2-LABEL: func.func @conv_nhwc_34_wide
+// AVX2:         tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 1, 30, 16]
+// AVX2:         vector.transfer_read {{.*}} : tensor<1x1x6x16xf32>, vector<1x6x16xf32>
+// AVX2:         tensor.extract_slice %{{.*}}[0, 0, 30, 0] [1, 1, 4, 16]
+// AVX2:         vector.transfer_read {{.*}} : tensor<1x1x4x16xf32>, vector<1x4x16xf32>
 // AVX2-LABEL: func.func @conv_ndhwc
 
 // Matmul: a register block of 4 rows (all of them) by 32 columns (4
@@ -373,6 +380,11 @@ func.func @conv_nhwc_42_wide(%x: tensor<1x1x44x8xf32>, %w: tensor<1x3x8x16xf32>,
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x1x44x8xf32>, tensor<1x3x8x16xf32>) outs(%init : tensor<1x1x42x16xf32>) -> tensor<1x1x42x16xf32>
   return %r : tensor<1x1x42x16xf32>
+}
+func.func @conv_nhwc_34_wide(%x: tensor<1x1x38x64xf32>, %w: tensor<1x5x64x16xf32>, %init: tensor<1x1x34x16xf32>) -> tensor<1x1x34x16xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<1x1x38x64xf32>, tensor<1x5x64x16xf32>) outs(%init : tensor<1x1x34x16xf32>) -> tensor<1x1x34x16xf32>
+  return %r : tensor<1x1x34x16xf32>
 }
 
 // -----
