@@ -66,7 +66,8 @@ def parse_header(path):
                 args = [(name, [int(d) for d in dims.replace(",", " ").split()])
                         for name, dims in re.findall(r"([\w.]+)\[([\d,\s]*)\]", line)]
             elif line.startswith("// shrunk:"):
-                for name, old, new in re.findall(r"(\w+) ([^,]+?) -> ([^,\n]+)", line[10:]):
+                # `batch_size 32768 -> 1024`, `input_shape[0] 32768 -> 2048`.
+                for name, old, new in re.findall(r"([\w\[\]]+) ([^,]+?) -> ([^,\n]+)", line[10:]):
                     shrunk[name] = (ast.literal_eval(old.strip()), ast.literal_eval(new.strip()))
             elif line.lstrip().startswith("func.func"):
                 # The signature's argument types, `tensor<1024x4096xf32>`, in order.

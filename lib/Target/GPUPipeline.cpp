@@ -190,7 +190,10 @@ LogicalResult ke::buildLowerNVGPUPipeline(OpPassManager &pm,
       "convert-nvvm-to-llvm,convert-func-to-llvm,expand-strided-metadata,"
       "nvvm-attach-target{chip=" +
           chip + " features=+ptx80 O=3}",
-      "convert-gpu-to-nvvm", errors);
+      // fpowi by a variable exponent as powf (constant ones are products
+      // since the front-end cleanup): convert-gpu-to-nvvm would call
+      // libdevice's powi with the i64 exponent front ends write.
+      "math-expand-ops{ops=fpowi},convert-gpu-to-nvvm", errors);
 }
 
 LogicalResult ke::buildLowerAMDGPUPipeline(OpPassManager &pm,
@@ -202,7 +205,8 @@ LogicalResult ke::buildLowerAMDGPUPipeline(OpPassManager &pm,
       "convert-vector-to-scf,convert-scf-to-cf,convert-func-to-llvm,"
       "expand-strided-metadata,rocdl-attach-target{chip=" +
           chip + " O=3}",
-      "ke-math-to-llvm-intrinsics,convert-gpu-to-rocdl{chipset=" + chip +
+      "math-expand-ops{ops=fpowi},ke-math-to-llvm-intrinsics,"
+      "convert-gpu-to-rocdl{chipset=" + chip +
           "},ke-fold-known-block-dims",
       errors);
 }

@@ -37,12 +37,32 @@ std::optional<double> getConstantExponent(Value exponent) {
   return std::nullopt;
 }
 
-struct ExpandConstantPower : OpRewritePattern<math::PowFOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// The integer exponent of a math.fpowi when it is a constant (scalar or
+/// splat), as a double.
+std::optional<double> getConstantExponent(math::FPowIOp op) {
+  Attribute attr;
+  if (!matchPattern(op.getRhs(), m_Constant(&attr)))
+    return std::nullopt;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    attr = splat.getSplatValue<Attribute>();
+  if (auto value = dyn_cast<IntegerAttr>(attr))
+    return static_cast<double>(value.getValue().getSExtValue());
+  return std::nullopt;
+}
+std::optional<double> getConstantExponent(math::PowFOp op) {
+  return getConstantExponent(op.getRhs());
+}
 
-  LogicalResult matchAndRewrite(math::PowFOp op,
+/// math.powf and math.fpowi (torch-mlir's x.pow(2) with an integer
+/// exponent: on NVIDIA GPUs it reached libdevice with an i64 exponent and
+/// computed x^0, so MSELoss read 1).
+template <typename PowerOp>
+struct ExpandConstantPower : OpRewritePattern<PowerOp> {
+  using OpRewritePattern<PowerOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PowerOp op,
                                 PatternRewriter &rewriter) const override {
-    std::optional<double> exponent = getConstantExponent(op.getRhs());
+    std::optional<double> exponent = getConstantExponent(op);
     if (!exponent)
       return failure();
     Location loc = op.getLoc();
@@ -102,7 +122,8 @@ struct ExpandConstantPowersPass
     : ke::impl::KeExpandConstantPowersBase<ExpandConstantPowersPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandConstantPower>(&getContext());
+    patterns.add<ExpandConstantPower<math::PowFOp>,
+                 ExpandConstantPower<math::FPowIOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -41,7 +41,12 @@ SetVector<Operation *> getHostSlice(Operation *root) {
     Operation *op = worklist.pop_back_val();
     for (Value operand : op->getOperands()) {
       Operation *producer = operand.getDefiningOp();
-      if (!producer || producer->getBlock() != root->getBlock() ||
+      // Buffers and views of them stay where they are: the kernel takes
+      // them as arguments (a 0-d output's collapse_shape, also read by the
+      // reduction after it, kept its fill on the host: a store into device
+      // memory there).
+      if (!producer || isa<BaseMemRefType>(operand.getType()) ||
+          producer->getBlock() != root->getBlock() ||
           producer->hasTrait<OpTrait::ConstantLike>() ||
           slice.contains(producer))
         continue;
