@@ -84,8 +84,9 @@ def parse_header(path):
 
 def find_source(kernelbench_dir, problem):
     """levelN/NAME.py under DIR or under DIR/KernelBench (a clone's root);
-    a problem that is a path already (ke-import's `// source:`) is itself."""
-    if os.path.isabs(problem) and os.path.isfile(problem):
+    a problem that is a path already (ke-import's `// source:`, absolute or
+    relative to the working directory) is itself."""
+    if problem.endswith(".py") and os.path.isfile(problem):
         return problem
     for base in (kernelbench_dir, os.path.join(kernelbench_dir, "KernelBench")):
         path = os.path.join(base, problem + ".py")

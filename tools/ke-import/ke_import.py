@@ -377,8 +377,9 @@ def _prefix_scan(torch, x, dim, combine, identity):
 
 
 def decompositions(torch):
-    """torch-mlir's decompositions, plus scans: torch-mlir lowers cumsum and
-    cumprod to tm_tensor.scan, which is not upstream MLIR."""
+    """torch-mlir's decompositions, plus scans (torch-mlir lowers cumsum and
+    cumprod to tm_tensor.scan, which is not upstream MLIR), less group norm's
+    (torch-mlir lowers it without tables)."""
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
     table = dict(get_decomposition_table())
     aten = torch.ops.aten
@@ -393,6 +394,12 @@ def decompositions(torch):
 
     table[aten.cumsum.default] = cumsum
     table[aten.cumprod.default] = cumprod
+    # torch-mlir lowers group norm itself; PyTorch's decomposition leaves
+    # constant gather tables (dense_resource globals), which a GPU kernel
+    # cannot read from host memory (KernelBench's Gemm + GroupNorm problems
+    # faulted on the H200).
+    for op in (aten.group_norm.default, aten.native_group_norm.default):
+        table.pop(op, None)
     return table
 
 
