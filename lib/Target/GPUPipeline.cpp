@@ -132,6 +132,7 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
              "hoist-static-allocs},"
+             "func.func(ke-constants-to-device-for-gpu),"
              "func.func(ke-write-reshaped-results-in-place),"
              "canonicalize,buffer-deallocation-pipeline,"
              "canonicalize,func.func(ke-hoist-allocations-to-entry,"

@@ -634,6 +634,24 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeConstantsToDeviceForGPU : Pass<"ke-constants-to-device-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Copy the constant globals a GPU function reads into device buffers";
+  let description = [{
+    On buffers, GPU targets: every `memref.get_global` of a static global
+    (a tensor constant that is not a splat, bufferized: a front end's gather
+    table, a fixed weight) becomes a `memref.alloc` at the function's entry
+    filled from the global by `gpu.memcpy`; the function's ops read the
+    buffer. The global lives in host memory, where a GPU kernel that reads
+    it faults (KernelBench's Gemm + GroupNorm problems, imported with
+    PyTorch's group norm decomposition and its gather tables: CUDA error
+    700). Splat constants never get here (`ke-splat-constants-to-fills`).
+    The copy runs on every call: a cost of a host-to-device transfer per
+    constant.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def KeFoldPadsIntoConsumersForGPU : Pass<"ke-fold-pads-into-consumers-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Let a pooling window read its unpadded input, padding where it leaves it";
   let description = [{
