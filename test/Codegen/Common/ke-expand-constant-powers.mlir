@@ -59,3 +59,20 @@ func.func @kept(%x: f32, %y: f32) -> (f32, f32) {
   %b = math.powf %x, %y : f32
   return %a, %b : f32, f32
 }
+
+// torch-mlir's x.pow(2) with an integer exponent (math.fpowi, i64): the
+// same products; a variable exponent is left alone.
+// CHECK-LABEL: func.func @integer_exponents
+// CHECK-SAME:    (%[[X:.*]]: f32, %[[N:.*]]: i64, %[[T:.*]]: tensor<4xf32>)
+// CHECK:         %[[SQUARE:.*]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK:         %[[TENSOR_SQUARE:.*]] = arith.mulf %[[T]], %[[T]] : tensor<4xf32>
+// CHECK:         %[[VARIABLE:.*]] = math.fpowi %[[X]], %[[N]] : f32, i64
+// CHECK:         return %[[SQUARE]], %[[TENSOR_SQUARE]], %[[VARIABLE]]
+func.func @integer_exponents(%x: f32, %n: i64, %t: tensor<4xf32>) -> (f32, tensor<4xf32>, f32) {
+  %two = arith.constant 2 : i64
+  %twos = arith.constant dense<2> : tensor<4xi64>
+  %square = math.fpowi %x, %two : f32, i64
+  %tensor_square = math.fpowi %t, %twos : tensor<4xf32>, tensor<4xi64>
+  %variable = math.fpowi %x, %n : f32, i64
+  return %square, %tensor_square, %variable : f32, tensor<4xf32>, f32
+}

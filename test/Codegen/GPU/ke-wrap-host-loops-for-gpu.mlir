@@ -54,3 +54,32 @@ func.func @mean(%sum: memref<f32>, %out: memref<f32>) {
   memref.store %m, %out[] : memref<f32>
   return
 }
+
+// -----
+
+// A 0-d output's fill through a view that a later loop also uses: the view
+// stays (the kernel takes it as an argument), the store moves. It stayed on
+// the host before, a store into device memory.
+// CHECK-LABEL: func.func @fill_through_view
+// CHECK: %[[VIEW:.*]] = memref.collapse_shape
+// CHECK: scf.parallel
+// CHECK-NEXT: memref.store %{{.*}}, %[[VIEW]][]
+// CHECK: return
+func.func @fill_through_view(%out: memref<1x1xf32>, %x: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %view = memref.collapse_shape %out [] : memref<1x1xf32> into memref<f32>
+  memref.store %zero, %view[] : memref<f32>
+  scf.parallel (%i) = (%c0) to (%c1) step (%c1) {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %a = memref.load %x[%j] : memref<8xf32>
+      %s = memref.load %view[] : memref<f32>
+      %t = arith.addf %a, %s : f32
+      memref.store %t, %view[] : memref<f32>
+    }
+    scf.reduce
+  }
+  return
+}
