@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Codegen/LoopInterchange.h"
 #include "ke/KeDialect.h"
 #include "ke/Propose/Schedule.h"
 
@@ -58,16 +59,13 @@ void ke::propose::relayoutInputs(func::FuncOp function,
   for (linalg::LinalgOp op : tagged) {
     int64_t id = op->getAttrOfType<IntegerAttr>(kOpIdAttr).getInt();
     Location loc = op.getLoc(); // generalizing erases a named op
-    rewriter.setInsertionPoint(op);
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic) {
-      FailureOr<linalg::GenericOp> generalized =
-          linalg::generalizeNamedOp(rewriter, op);
-      if (failed(generalized))
-        continue; // every structured op with a region generalizes
-      generic = *generalized;
+    bool named = !isa<linalg::GenericOp>(op.getOperation());
+    FailureOr<linalg::GenericOp> generalized = ke::asGenericOp(rewriter, op);
+    if (failed(generalized))
+      continue; // every structured op with a region generalizes
+    linalg::GenericOp generic = *generalized;
+    if (named)
       generic->setAttr(kOpIdAttr, rewriter.getI64IntegerAttr(id));
-    }
     rewriter.setInsertionPoint(generic);
     llvm::SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
     for (const OperandLayout &layout : schedule.ops[id].layouts) {

@@ -14,6 +14,12 @@
 #include "mlir/IR/PatternMatch.h"
 
 namespace ke {
+/// `op` itself if it is a linalg.generic, else the generic it generalizes to
+/// (inserted before it, replacing it); failure where a named op has no
+/// region builder.
+mlir::FailureOr<mlir::linalg::GenericOp>
+asGenericOp(mlir::RewriterBase &rewriter, mlir::linalg::LinalgOp op);
+
 /// `op` as a linalg.generic whose loop i is its loop `order[i]`, a named op
 /// generalized first; failure where a named op has no region builder or
 /// `order` is not a permutation (a named op is then left as it is).

@@ -6,17 +6,20 @@
 
 using namespace mlir;
 
+FailureOr<linalg::GenericOp> ke::asGenericOp(RewriterBase &rewriter,
+                                             linalg::LinalgOp op) {
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+    return generic;
+  rewriter.setInsertionPoint(op);
+  return linalg::generalizeNamedOp(rewriter, op);
+}
+
 FailureOr<linalg::GenericOp>
 ke::interchangeLoops(RewriterBase &rewriter, linalg::LinalgOp op,
                      ArrayRef<unsigned> order) {
-  rewriter.setInsertionPoint(op);
-  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic) {
-    FailureOr<linalg::GenericOp> generalized =
-        linalg::generalizeNamedOp(rewriter, op);
-    if (failed(generalized))
-      return failure();
-    generic = *generalized;
-  }
-  return linalg::interchangeGenericOp(rewriter, generic, order);
+  FailureOr<linalg::GenericOp> generic = asGenericOp(rewriter, op);
+  if (failed(generic))
+    return failure();
+  rewriter.setInsertionPoint(*generic);
+  return linalg::interchangeGenericOp(rewriter, *generic, order);
 }

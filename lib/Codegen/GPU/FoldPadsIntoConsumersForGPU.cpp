@@ -8,13 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Codegen/LoopInterchange.h"
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -200,16 +200,11 @@ struct FoldPadsIntoConsumersForGPUPass
     });
     for (auto [consumer, operand] : folds) {
       // Named pooling ops (torch-mlir's 1-D and 2-D pools) as generics.
-      auto generic = dyn_cast<linalg::GenericOp>(consumer.getOperation());
-      if (!generic) {
-        rewriter.setInsertionPoint(consumer);
-        FailureOr<linalg::GenericOp> generalized =
-            linalg::generalizeNamedOp(rewriter, consumer);
-        if (failed(generalized))
-          continue;
-        generic = *generalized;
-      }
-      foldPad(rewriter, generic, &generic->getOpOperand(operand));
+      FailureOr<linalg::GenericOp> generic =
+          ke::asGenericOp(rewriter, consumer);
+      if (failed(generic))
+        continue;
+      foldPad(rewriter, *generic, &(*generic)->getOpOperand(operand));
     }
   }
 };
