@@ -931,15 +931,16 @@ def KeScaleContractionResults : Pass<"ke-scale-contraction-results", "mlir::func
     element: a value from outside the op, or one pure op on such values in
     its body), reads `x` instead, and its result is multiplied by the
     factor in a new elementwise op (by both factors where both inputs are
-    scaled). A scaling op that also transposed keeps the transposition
-    (as a copy, so the contraction's layout is unchanged); one whose map is
-    the identity disappears. torch-mlir's attention scales Q and K by
-    sqrt(scale) each before Q K^T: on a GPU two launches (one once the
-    transposition stays), on the CPU two passes over the inputs, for one
-    multiply that elementwise fusion then puts into the softmax's first
-    ops. The product is rounded differently (c*c*(a.b) against (c a).(c b)),
-    within an ulp or two of each term. Runs in the front-end cleanup after
-    elementwise fusion, followed by a second fusion.
+    scaled). A scaling op that also transposed keeps the transposition,
+    as a copy; one whose map is the identity disappears. torch-mlir's
+    attention scales Q and K by sqrt(scale) each before Q K^T: on a GPU two
+    launches, on the CPU two passes over the inputs, for one multiply. The
+    product is rounded differently (c*c*(a.b) against (c a).(c b)), within
+    an ulp or two of each term. Runs in the front-end cleanup after
+    elementwise fusion, followed by a second fusion, which puts the factor
+    into the softmax's first ops and folds such a copy into the product's
+    indexing (attention's Q K^T then reads K transposed, as a Linear's
+    product reads its weight).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
