@@ -29,7 +29,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 
 
 def main():
@@ -43,6 +42,9 @@ def main():
     base = os.path.dirname(os.path.abspath(script_path))
     lock = threading.Lock()
     served = [0]
+    # Set when COMMAND has exited: a hanging reply stops waiting then, so no
+    # handler thread is still running (and writing) while Python shuts down.
+    stopping = threading.Event()
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -82,8 +84,8 @@ def main():
                                           "body": parsed}) + "\n")
             reply = replies[index]
             if "hang" in reply:
-                time.sleep(reply["hang"])
-                self.send_error(504)
+                if not stopping.wait(reply["hang"]):
+                    self.send_error(504)
                 return
             if "status" in reply and reply["status"] != 200:
                 self.send_response(reply["status"])
@@ -128,13 +130,24 @@ def main():
             self.end_headers()
             self.wfile.write(data)
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    class Server(http.server.ThreadingHTTPServer):
+        # A client that gave up (a timeout under test) is expected, not an
+        # error to print.
+        def handle_error(self, request, client_address):
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                super().handle_error(request, client_address)
+
+    server = Server(("127.0.0.1", 0), Handler)
+    # Handler threads are joined by server_close(), before the interpreter
+    # exits.
+    server.daemon_threads = False
     threading.Thread(target=server.serve_forever, daemon=True).start()
     env = dict(os.environ)
     env["KE_LLM_BASE_URL"] = "http://127.0.0.1:%d/v1" % server.server_port
     status = subprocess.call(command, env=env)
+    stopping.set()
     server.shutdown()
+    server.server_close()
     sys.exit(status)
 
 
