@@ -23,6 +23,10 @@
 //   (canonicalize would merge the nested parallel loops);
 // - innermost-first mapping puts the contiguous index on threadIdx.x
 //   (coalesced accesses);
+// - eliminate-empty-tensors before bufferization lets an op whose result
+//   is inserted into a bigger tensor (a transposed convolution's phase)
+//   write its slice in place; cse then folds the copy of that view onto
+//   itself, which canonicalize erases (a copy kernel per phase before);
 // - gpu-async-region gives each call one stream instead of a stream per
 //   launch;
 // - in a profiled (ke-instrument'ed) module, kernels read the device's
@@ -128,13 +132,15 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "ke-fold-pads-into-consumers-for-gpu,ke-split-reductions-for-gpu,"
              "ke-drop-fused-checks-for-gpu,"
              "ke-splat-constants-to-fills),"
+             "eliminate-empty-tensors,"
              "one-shot-bufferize{{bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map},"
              "buffer-results-to-out-params{{modify-public-functions "
              "hoist-static-allocs},"
              "func.func(ke-constants-to-device-for-gpu),"
              "func.func(ke-write-reshaped-results-in-place),"
-             "canonicalize,buffer-deallocation-pipeline,"
+             "canonicalize,func.func(cse),canonicalize,"
+             "buffer-deallocation-pipeline,"
              "canonicalize,func.func(ke-hoist-allocations-to-entry,"
              "ke-copies-to-linalg,scf-forall-to-parallel),"
              "{1}convert-linalg-to-parallel-loops,"

@@ -36,6 +36,9 @@ struct GPUContraction {
   /// A linalg.fill of the output right before the op: its value starts
   /// the accumulators and the fill goes away.
   mlir::linalg::FillOp fill;
+  /// Or a linalg.broadcast into the output right before the op (a bias):
+  /// the accumulators start from its input and the broadcast goes away.
+  mlir::linalg::BroadcastOp broadcast;
 };
 
 /// `op` read as a contraction, or nothing when it is not one.

@@ -19,6 +19,13 @@ namespace ke::detail {
 mlir::linalg::FillOp findInitializingFill(mlir::linalg::LinalgOp op,
                                           unsigned init = 0);
 
+/// The linalg.broadcast into `op`'s output number `init` right before it,
+/// under the same conditions as findInitializingFill: a transposed
+/// convolution's phase starts from its bias this way. A rewrite may start
+/// from the broadcast's input and erase it.
+mlir::linalg::BroadcastOp findInitializingBroadcast(mlir::linalg::LinalgOp op,
+                                                    unsigned init = 0);
+
 /// The indices `map` gives at `ivs`: the iv itself for a plain loop, an
 /// affine.apply otherwise.
 llvm::SmallVector<mlir::Value> applyMap(mlir::OpBuilder &builder,

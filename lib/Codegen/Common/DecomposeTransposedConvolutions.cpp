@@ -166,6 +166,38 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
     return llvm::all_of(
         dim, [](const Phase &p) { return p.outputs == 0 || p.taps > 0; });
   });
+  // Every phase reads the input padded with zeros by at most these amounts
+  // on each side: one pad serves them all, each phase reading its window
+  // of it (one copy of the input instead of one per phase).
+  SmallVector<int64_t> sharedLow(rank, 0), sharedHigh(rank, 0);
+  for (int64_t i = 0; i < spatial; ++i) {
+    int64_t size = inputType.getDimSize(leading + i);
+    for (const Phase &p : phases[i]) {
+      if (p.outputs == 0 || p.taps == 0)
+        continue;
+      int64_t last = p.base + p.outputs - 1 + p.dilation * (p.taps - 1);
+      sharedLow[leading + i] = std::max(sharedLow[leading + i], -p.base);
+      sharedHigh[leading + i] =
+          std::max(sharedHigh[leading + i], last - (size - 1));
+    }
+  }
+  auto indexAttrs = [&](ArrayRef<int64_t> values) {
+    SmallVector<OpFoldResult> attrs;
+    for (int64_t value : values)
+      attrs.push_back(rewriter.getIndexAttr(value));
+    return attrs;
+  };
+  Value source = input;
+  if (llvm::any_of(sharedLow, [](int64_t v) { return v > 0; }) ||
+      llvm::any_of(sharedHigh, [](int64_t v) { return v > 0; })) {
+    SmallVector<int64_t> paddedShape;
+    for (int64_t d = 0; d < rank; ++d)
+      paddedShape.push_back(inputType.getDimSize(d) + sharedLow[d] +
+                            sharedHigh[d]);
+    source = tensor::PadOp::create(
+        rewriter, loc, RankedTensorType::get(paddedShape, elementType), input,
+        indexAttrs(sharedLow), indexAttrs(sharedHigh), zero);
+  }
   Value result =
       everyPhaseComputed
           ? Value(tensor::EmptyOp::create(rewriter, loc, outputType.getShape(),
@@ -188,19 +220,15 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
       SmallVector<OpFoldResult> tapOffsets(filterLeading,
                                            rewriter.getIndexAttr(0)),
           tapSizes, tapStrides(filterLeading, rewriter.getIndexAttr(1));
-      SmallVector<OpFoldResult> padLow(leading, rewriter.getIndexAttr(0)),
-          padHigh(leading, rewriter.getIndexAttr(0));
-      SmallVector<int64_t> paddedShape, readSizes;
+      SmallVector<int64_t> readSizes;
       SmallVector<int64_t> readOffsets(leading, 0);
       for (int64_t d = 0; d < leading; ++d) {
         outSizes.push_back(rewriter.getIndexAttr(outputType.getDimSize(d)));
-        paddedShape.push_back(inputType.getDimSize(d));
         readSizes.push_back(inputType.getDimSize(d));
       }
       for (int64_t d = 0; d < filterLeading; ++d)
         tapSizes.push_back(rewriter.getIndexAttr(filterType.getDimSize(d)));
       SmallVector<int64_t> phaseDilations;
-      bool padded = false;
       for (int64_t i = 0; i < spatial; ++i) {
         const Phase &p = *chosen[i];
         int64_t stride = strides[leading + i];
@@ -210,32 +238,14 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
         tapOffsets.push_back(rewriter.getIndexAttr(p.firstTap));
         tapSizes.push_back(rewriter.getIndexAttr(p.taps));
         tapStrides.push_back(rewriter.getIndexAttr(p.tapStep));
-        // Input read: base .. base + outputs - 1 + dilation * (taps - 1);
-        // beyond the input it is zero (padding).
+        // Input read: base .. base + outputs - 1 + dilation * (taps - 1),
+        // in the shared pad's coordinates.
         int64_t first = p.base;
         int64_t last = p.base + p.outputs - 1 + p.dilation * (p.taps - 1);
-        int64_t size = inputType.getDimSize(leading + i);
-        int64_t low = std::max<int64_t>(0, -first);
-        int64_t high = std::max<int64_t>(0, last - (size - 1));
-        padded |= low > 0 || high > 0;
-        padLow.push_back(rewriter.getIndexAttr(low));
-        padHigh.push_back(rewriter.getIndexAttr(high));
-        paddedShape.push_back(size + low + high);
-        readOffsets.push_back(first + low);
+        readOffsets.push_back(first + sharedLow[leading + i]);
         readSizes.push_back(last - first + 1);
         phaseDilations.push_back(p.dilation);
       }
-      Value source = input;
-      if (padded)
-        source = tensor::PadOp::create(
-            rewriter, loc, RankedTensorType::get(paddedShape, elementType),
-            input, padLow, padHigh, zero);
-      auto indexAttrs = [&](ArrayRef<int64_t> values) {
-        SmallVector<OpFoldResult> attrs;
-        for (int64_t value : values)
-          attrs.push_back(rewriter.getIndexAttr(value));
-        return attrs;
-      };
       Value read = tensor::ExtractSliceOp::create(
           rewriter, loc, source, indexAttrs(readOffsets),
           indexAttrs(readSizes), indexAttrs(SmallVector<int64_t>(rank, 1)));

@@ -3,34 +3,80 @@
 #include "ke/Codegen/LinalgOnBuffers.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 
-linalg::FillOp ke::detail::findInitializingFill(linalg::LinalgOp op,
-                                                unsigned init) {
+namespace {
+/// The buffer `view` is a view of (itself when it is none).
+Value rootBuffer(Value view) {
+  while (auto viewOp = view.getDefiningOp<ViewLikeOpInterface>())
+    view = viewOp.getViewSource();
+  return view;
+}
+
+/// Whether `op` may write memory of `root` (through any view of it).
+bool mayWrite(Operation *op, Value root) {
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return !isMemoryEffectFree(op);
+  SmallVector<MemoryEffects::EffectInstance> instances;
+  effects.getEffects(instances);
+  for (const MemoryEffects::EffectInstance &effect : instances) {
+    if (!isa<MemoryEffects::Write>(effect.getEffect()))
+      continue;
+    Value written = effect.getValue();
+    if (!written || rootBuffer(written) == root)
+      return true;
+  }
+  return false;
+}
+
+/// The op of type OpTy that writes `op`'s output number `init` last before
+/// it in its block, with nothing touching the buffer in between and no
+/// views of the buffer.
+template <typename OpTy>
+OpTy findInitializer(linalg::LinalgOp op, unsigned init) {
   Value buffer = op.getDpsInitOperand(init)->get();
-  // Read as an input too, the buffer's filled values would be needed.
+  // Read as an input too, the buffer's initial values would be needed.
   for (OpOperand *input : op.getDpsInputOperands())
     if (input->get() == buffer)
       return {};
-  Type element = getElementTypeOrSelf(buffer.getType());
-  linalg::FillOp fill;
-  for (Operation *previous = op->getPrevNode(); previous && !fill;
+  // Nothing in between may read the buffer or write any view of its
+  // memory (the output may be a subview of a result other ops write).
+  Value root = rootBuffer(buffer);
+  OpTy initializer;
+  for (Operation *previous = op->getPrevNode(); previous && !initializer;
        previous = previous->getPrevNode()) {
-    auto candidate = dyn_cast<linalg::FillOp>(previous);
+    auto candidate = dyn_cast<OpTy>(previous);
     if (candidate && candidate.getDpsInitOperand(0)->get() == buffer)
-      fill = candidate;
-    else if (llvm::is_contained(previous->getOperands(), buffer))
+      initializer = candidate;
+    else if (llvm::is_contained(previous->getOperands(), buffer) ||
+             mayWrite(previous, root))
       return {};
   }
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getInputs().front().getType() != element)
+  if (!initializer || !initializer.hasPureBufferSemantics())
     return {};
   for (Operation *user : buffer.getUsers())
     if (isa<ViewLikeOpInterface>(user) || user->getBlock() != op->getBlock())
       return {};
+  return initializer;
+}
+} // namespace
+
+linalg::FillOp ke::detail::findInitializingFill(linalg::LinalgOp op,
+                                                unsigned init) {
+  linalg::FillOp fill = findInitializer<linalg::FillOp>(op, init);
+  Type element = getElementTypeOrSelf(op.getDpsInitOperand(init)->get());
+  if (!fill || fill.getInputs().front().getType() != element)
+    return {};
   return fill;
+}
+
+linalg::BroadcastOp ke::detail::findInitializingBroadcast(linalg::LinalgOp op,
+                                                          unsigned init) {
+  return findInitializer<linalg::BroadcastOp>(op, init);
 }
 
 SmallVector<Value> ke::detail::applyMap(OpBuilder &builder, Location loc,

@@ -39,6 +39,7 @@ namespace ke {
 using namespace mlir;
 using ke::detail::applyMap;
 using ke::detail::emitGuarded;
+using ke::detail::findInitializingBroadcast;
 using ke::detail::findInitializingFill;
 using ke::detail::loadOrZero;
 using ke::detail::scatterIvs;
@@ -395,6 +396,7 @@ void stage(const StagedContraction &contraction,
     return {applyMap(builder, loc, outputMap, ivs), inside};
   };
   linalg::FillOp fill = contraction.fill;
+  linalg::BroadcastOp broadcast = contraction.broadcast;
   int64_t run = outputRun(contraction, columns.vector);
   Type outputElement = getElementTypeOrSelf(init->get().getType());
   auto runType = VectorType::get({run}, outputElement);
@@ -415,6 +417,28 @@ void stage(const StagedContraction &contraction,
       }
       // Outside the output the accumulator is never stored: any start.
       auto [indices, inside] = outputAt(r, c);
+      if (broadcast) {
+        // The broadcast's input at the output's indices less the
+        // broadcast dimensions; one load for the run where the run's
+        // dimension is broadcast (a bias along a row of pixels).
+        ArrayRef<int64_t> dimensions = broadcast.getDimensions();
+        int64_t last = static_cast<int64_t>(indices.size()) - 1;
+        bool uniform = llvm::is_contained(dimensions, last);
+        for (int64_t offset = 0; offset < run; ++offset) {
+          if (uniform && offset > 0) {
+            initial.push_back(initial.back());
+            continue;
+          }
+          SmallVector<Value> at;
+          for (int64_t d = 0; d <= last; ++d)
+            if (!llvm::is_contained(dimensions, d))
+              at.push_back(d == last ? indexMath.add(indices[d], offset)
+                                     : indices[d]);
+          initial.push_back(
+              loadOrZero(builder, loc, broadcast.getInput(), at, inside));
+        }
+        continue;
+      }
       if (run == 1) {
         initial.push_back(
             loadOrZero(builder, loc, init->get(), indices, inside));
@@ -615,14 +639,19 @@ struct StageContractionsForGPUPass
           chooseKSplits(*contraction, stepK, schedule.kSplits, fillBlocks);
       // Split, the output's start (a fill's value) must be there before
       // the splits add into it: the fill stays.
-      if (staging.kSplits == 1)
+      if (staging.kSplits == 1) {
         contraction->fill = findInitializingFill(op);
+        if (!contraction->fill)
+          contraction->broadcast = findInitializingBroadcast(op);
+      }
       staged.emplace_back(*contraction, staging);
     });
     for (auto &[contraction, staging] : staged) {
       stage(contraction, staging);
       if (contraction.fill)
         contraction.fill->erase();
+      if (contraction.broadcast)
+        contraction.broadcast->erase();
     }
   }
 };

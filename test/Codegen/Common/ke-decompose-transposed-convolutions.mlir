@@ -138,3 +138,29 @@ func.func @spread_1d_init(%x: tensor<2x4x16xf32>, %w: tensor<8x4x3xf32>, %init: 
       ins(%spread, %w : tensor<2x4x35xf32>, tensor<8x4x3xf32>) outs(%init : tensor<2x8x33xf32>) -> tensor<2x8x33xf32>
   return %r : tensor<2x8x33xf32>
 }
+
+// -----
+
+// Phases that read past the input's end by different amounts share one
+// pad, by the most any phase needs (one zero row and column here), each
+// reading its window of it: the odd rows and columns read one past the
+// end, the even ones do not.
+// CHECK-LABEL: func.func @spread_2d_shared_pad
+// CHECK:         %[[PADDED:.*]] = tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, 1, 1]
+// CHECK-NOT:     tensor.pad
+// CHECK:         tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [1, 2, 4, 5] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [1, 2, 5, 4] [1, 1, 1, 1]
+// CHECK:         tensor.extract_slice %[[PADDED]][0, 0, 0, 0] [1, 2, 5, 5] [1, 1, 1, 1]
+// CHECK-NOT:     tensor.pad
+func.func @spread_2d_shared_pad(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x8x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x2x10x10xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x2x10x10xf32>) -> tensor<1x2x10x10xf32>
+  %spread = tensor.insert_slice %x into %z[0, 0, 1, 1] [1, 2, 4, 4] [1, 1, 2, 2] : tensor<1x2x4x4xf32> into tensor<1x2x10x10xf32>
+  %oe = tensor.empty() : tensor<1x3x8x8xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  %r = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%spread, %w : tensor<1x2x10x10xf32>, tensor<3x2x3x3xf32>) outs(%o : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return %r : tensor<1x3x8x8xf32>
+}

@@ -525,3 +525,44 @@ func.func @table_or_stage(%input: memref<1x256x10x10xf32>, %filter: memref<64x25
       outs(%out : memref<1x64x8x8xf32>)
   return
 }
+
+// -----
+
+// A bias broadcast into the output right before: the accumulators start
+// from the bias (per column: one load per output; per row: one per row,
+// shared by its run of columns) and the broadcast goes away. Kept where
+// another view of the same memory is written in between.
+// CHECK-LABEL: func.func @matmul_bias(
+// CHECK-NOT:     linalg.broadcast
+// CHECK:         gpu.launch
+// CHECK-COUNT-16:  memref.load %arg2[%{{.*}}] : memref<128xf32>
+// CHECK-NOT:       memref.load %arg3
+// CHECK-LABEL: func.func @matmul_row_bias(
+// CHECK-NOT:     linalg.broadcast
+// CHECK:         gpu.launch
+// CHECK-COUNT-4:   memref.load %arg2[%{{.*}}] : memref<128xf32>
+// CHECK-NOT:       memref.load %arg2
+// CHECK-LABEL: func.func @matmul_bias_overwritten(
+// CHECK:         linalg.broadcast
+// CHECK:         linalg.fill
+// CHECK:         gpu.launch
+// CHECK:           memref.load %subview[
+func.func @matmul_bias(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %bias: memref<128xf32>, %c: memref<128x128xf32>) {
+  linalg.broadcast ins(%bias : memref<128xf32>) outs(%c : memref<128x128xf32>) dimensions = [0]
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+func.func @matmul_row_bias(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %bias: memref<128xf32>, %c: memref<128x128xf32>) {
+  linalg.broadcast ins(%bias : memref<128xf32>) outs(%c : memref<128x128xf32>) dimensions = [1]
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+func.func @matmul_bias_overwritten(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %bias: memref<128xf32>, %p: memref<2x128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.subview %p[0, 0, 0] [1, 128, 128] [1, 1, 1] : memref<2x128x128xf32> to memref<128x128xf32, strided<[128, 1]>>
+  %d = memref.subview %p[0, 0, 0] [1, 128, 128] [1, 1, 1] : memref<2x128x128xf32> to memref<128x128xf32, strided<[128, 1]>>
+  linalg.broadcast ins(%bias : memref<128xf32>) outs(%c : memref<128x128xf32, strided<[128, 1]>>) dimensions = [0]
+  linalg.fill ins(%zero : f32) outs(%d : memref<128x128xf32, strided<[128, 1]>>)
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32, strided<[128, 1]>>)
+  return
+}
