@@ -675,6 +675,25 @@ def KeFoldPadsIntoConsumersForGPU : Pass<"ke-fold-pads-into-consumers-for-gpu", 
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KePadsToGenericsForGPU : Pass<"ke-pads-to-generics-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Write each padded tensor in one pass, reading the source or taking the padding";
+  let description = [{
+    On tensors, GPU targets, after `ke-fold-pads-into-consumers-for-gpu`:
+    each static `tensor.pad` by a constant left (a convolution's padded
+    input, whose tiles the staged copies read from a buffer) becomes a
+    `linalg.generic` over the padded shape whose element is the source's at
+    the index less the low padding where that lies inside the source
+    (clamped, so the read is in bounds either way), else the padding value.
+    Bufferized, a pad was a fill of the padded buffer and a copy into its
+    interior: two launches, the interior written twice; now one launch
+    writing each element once. The CPU keeps its pads (`ke-pads-to-copies`:
+    a copy it vectorizes).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Reshape reductions with few outputs into many thread blocks' work";
   let description = [{

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Codegen/LoopInterchange.h"
+#include "ke/Codegen/PaddedReads.h"
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -41,12 +42,7 @@ OpOperand *findFoldablePad(linalg::LinalgOp consumer) {
         return nullptr;
       continue;
     }
-    Value padding = pad.getConstantPaddingValue();
-    if (found || !padding || !pad.getResult().hasOneUse() ||
-        !pad.getSourceType().hasStaticShape() ||
-        !pad.getResultType().hasStaticShape() ||
-        !llvm::all_of(pad.getStaticLow(),
-                      [](int64_t low) { return !ShapedType::isDynamic(low); }))
+    if (found || !ke::isStaticConstantPad(pad) || !pad.getResult().hasOneUse())
       return nullptr;
     found = input;
   }
@@ -56,10 +52,6 @@ OpOperand *findFoldablePad(linalg::LinalgOp consumer) {
 void foldPad(IRRewriter &rewriter, linalg::GenericOp consumer,
              OpOperand *padded) {
   auto pad = padded->get().getDefiningOp<tensor::PadOp>();
-  Value source = pad.getSource();
-  Value padding = pad.getConstantPaddingValue();
-  ArrayRef<int64_t> sourceShape = pad.getSourceType().getShape();
-  ArrayRef<int64_t> low = pad.getStaticLow();
   AffineMap map = consumer.getMatchingIndexingMap(padded);
   unsigned paddedIndex = padded->getOperandNumber();
 
@@ -85,46 +77,19 @@ void foldPad(IRRewriter &rewriter, linalg::GenericOp consumer,
     mapping.map(argument,
                 body->addArgument(argument.getType(), argument.getLoc()));
   }
-  // The element the window reads: the input's where the padded index is
-  // inside it (clamped, so that the read stays in bounds either way),
-  // else the padding.
+  // The element the window reads, at the padded index its map gives.
   Location loc = pad.getLoc();
   rewriter.setInsertionPointToStart(body);
   SmallVector<Value> loops;
   for (unsigned d = 0; d < consumer.getNumLoops(); ++d)
     loops.push_back(linalg::IndexOp::create(rewriter, loc, d));
-  Value inside;
-  SmallVector<Value> sourceIndices;
-  for (auto [d, expression] : llvm::enumerate(map.getResults())) {
-    Value index = affine::AffineApplyOp::create(
+  ArrayRef<int64_t> low = pad.getStaticLow();
+  SmallVector<Value> unclamped;
+  for (auto [d, expression] : llvm::enumerate(map.getResults()))
+    unclamped.push_back(affine::AffineApplyOp::create(
         rewriter, loc,
-        AffineMap::get(map.getNumDims(), 0, expression - low[d]), loops);
-    int64_t size = sourceShape[d];
-    if (low[d] == 0 && pad.getResultType().getDimSize(d) == size) {
-      sourceIndices.push_back(index);
-      continue;
-    }
-    Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    Value last = arith::ConstantIndexOp::create(rewriter, loc, size - 1);
-    Value aboveLow = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::sge, index, zero);
-    Value belowHigh = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::sle, index, last);
-    Value here = arith::AndIOp::create(rewriter, loc, aboveLow, belowHigh);
-    inside = inside ? arith::AndIOp::create(rewriter, loc, inside, here)
-                          .getResult()
-                    : here;
-    sourceIndices.push_back(arith::MinSIOp::create(
-        rewriter, loc, arith::MaxSIOp::create(rewriter, loc, index, zero),
-        last));
-  }
-  // A padding constant of the pad's own body goes with the pad.
-  if (padding.getParentRegion() == &pad.getRegion())
-    padding = rewriter.clone(*padding.getDefiningOp())->getResult(0);
-  Value element =
-      tensor::ExtractOp::create(rewriter, loc, source, sourceIndices);
-  if (inside)
-    element = arith::SelectOp::create(rewriter, loc, inside, element, padding);
+        AffineMap::get(map.getNumDims(), 0, expression - low[d]), loops));
+  Value element = ke::readPaddedElement(rewriter, loc, pad, unclamped);
   mapping.map(oldBody.getArgument(paddedIndex), element);
   for (Operation &op : oldBody)
     rewriter.clone(op, mapping);
