@@ -405,7 +405,8 @@ llvm::Error GPURunner::runOnDevice(ModuleOp lowered, EvaluationReport &report) {
   report.timing = TimingResult{result.medianNs, result.minNs, result.runs};
   report.timeSource = std::string(isNVIDIA() ? "CUDA" : "HIP") +
                       " events on " + result.device +
-                      ", L2 flushed before each run";
+                      " up to the end of the call's GPU work, L2 flushed "
+                      "before each run";
   // Regions timed on the device where the profiling build ran; else each
   // launch, timed with events.
   std::vector<ke::runtime::BundleResult::RegionTime> regionTimes =

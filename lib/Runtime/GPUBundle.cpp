@@ -368,8 +368,8 @@ std::string BundleResult::toJSON() const {
   os << ",\"launches_per_call\":" << launchesPerCall
      << ",\"gpu_lock_wait_ms\":" << lockWaitMs;
   os << ",\"time_source\":\"" << (isTargetKind(target, ke::TargetKind::AMDGPU) ? "HIP" : "CUDA")
-     << " events around the kernel's stream, L2 "
-        "flushed before each run\"";
+     << " events on the kernel's stream up to the end of the call's GPU "
+        "work, L2 flushed before each run\"";
   if (!profile.empty()) {
     double total = 0;
     for (const LaunchTime &launch : profile)
@@ -571,9 +571,10 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
   CUdeviceptr flush = 0;
   size_t flushBytes = size_t(256) << 20;
   cuda->cuMemAlloc(&flush, flushBytes);
-  void *start = nullptr, *stop = nullptr;
+  void *start = nullptr, *stop = nullptr, *workEnd = nullptr;
   cuda->cuEventCreate(&start, 0);
   cuda->cuEventCreate(&stop, 0);
+  cuda->cuEventCreate(&workEnd, 0);
   std::vector<double> samples;
   double total = 0;
   auto began = std::chrono::steady_clock::now();
@@ -582,12 +583,18 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
     if (flush)
       cuda->cuMemsetD8(flush, uint8_t(samples.size()), flushBytes);
     cuda->cuCtxSynchronize();
+    // The call ends by waiting for its stream; the time runs to the end
+    // of its GPU work (recorded at that wait), as PyTorch's events after
+    // its launches do, not to the host's return from the wait; to after
+    // the call where it launched past its last wait.
+    markCallEnds(workEnd);
     cuda->cuEventRecord(start, stream);
     callWithPointers(entry, pointers);
     cuda->cuEventRecord(stop, stream);
     cuda->cuEventSynchronize(stop);
     float ms = 0;
-    cuda->cuEventElapsedTime(&ms, start, stop);
+    cuda->cuEventElapsedTime(&ms, start, callEndMarked() ? workEnd : stop);
+    markCallEnds(nullptr);
     samples.push_back(double(ms) * 1e6);
     total += samples.back();
     if (std::chrono::steady_clock::now() - began > std::chrono::seconds(60))
@@ -631,6 +638,7 @@ BundleResult ke::runtime::runBundle(const std::string &directory,
   }
   cuda->cuEventDestroy(start);
   cuda->cuEventDestroy(stop);
+  cuda->cuEventDestroy(workEnd);
   if (flush)
     cuda->cuMemFree(flush);
   release();

@@ -29,6 +29,33 @@ uint64_t ke::runtime::getLaunchCount() {
   return launchCount.load(std::memory_order_relaxed);
 }
 
+namespace {
+/// markCallEnds' state: the event, and the launch count at the wait it was
+/// last recorded at (none yet: ~0).
+struct CallEnd {
+  std::mutex mutex;
+  void *event = nullptr;
+  uint64_t launchesAtMark = ~uint64_t(0);
+};
+CallEnd &callEnd() {
+  static CallEnd end;
+  return end;
+}
+} // namespace
+
+void ke::runtime::markCallEnds(void *event) {
+  CallEnd &end = callEnd();
+  std::lock_guard<std::mutex> lock(end.mutex);
+  end.event = event;
+  end.launchesAtMark = ~uint64_t(0);
+}
+
+bool ke::runtime::callEndMarked() {
+  CallEnd &end = callEnd();
+  std::lock_guard<std::mutex> lock(end.mutex);
+  return end.event && end.launchesAtMark == getLaunchCount();
+}
+
 #define KE_EXPORT extern "C" __attribute__((visibility("default")))
 
 namespace {
@@ -203,8 +230,17 @@ KE_EXPORT void ke_gpu_probe_stop(int64_t) {
 KE_EXPORT void *mgpuStreamCreate() { return getKernelStream(); }
 
 KE_EXPORT void mgpuStreamSynchronize(void *stream) {
-  if (driver())
-    check(driver()->cuStreamSynchronize(stream), "cuStreamSynchronize");
+  if (!driver())
+    return;
+  {
+    // The call's work on the stream ends here (see markCallEnds).
+    CallEnd &end = callEnd();
+    std::lock_guard<std::mutex> lock(end.mutex);
+    if (end.event &&
+        check(driver()->cuEventRecord(end.event, stream), "cuEventRecord"))
+      end.launchesAtMark = getLaunchCount();
+  }
+  check(driver()->cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
 
 // The stream is ke's, reused by every call: not destroyed.

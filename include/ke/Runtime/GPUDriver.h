@@ -96,6 +96,16 @@ void *getKernelStream();
 /// Kernel launches of this process so far (mgpuLaunchKernel calls).
 uint64_t getLaunchCount();
 
+/// While `event` is set, the runtime records it on the stream the
+/// generated code is about to wait for (mgpuStreamSynchronize), so that it
+/// marks the end of the call's GPU work rather than the host's return from
+/// the wait. Null turns it off. Each set starts a new call.
+void markCallEnds(void *event);
+
+/// Whether, since markCallEnds, the event was recorded at a wait after
+/// which nothing more was launched (so it ends the call's GPU work).
+bool callEndMarked();
+
 /// One kernel launch timed while launch profiling was on.
 struct LaunchTime {
   std::string kernel;
