@@ -24,15 +24,50 @@ namespace ke {
 using namespace mlir;
 
 namespace {
+/// insert_slice(x into fill(c)) with unit strides, the fill used only
+/// there, as the tensor.pad of x by c it is (a front end's padding for a
+/// transposed convolution with stride 1); false where it is not one.
+bool insertIntoFillAsPad(IRRewriter &rewriter, tensor::InsertSliceOp insert) {
+  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
+  RankedTensorType sourceType = insert.getSourceType();
+  RankedTensorType type = insert.getType();
+  if (!fill || !fill->hasOneUse() || !fill.hasPureTensorSemantics() ||
+      !sourceType.hasStaticShape() || !type.hasStaticShape() ||
+      sourceType.getRank() != type.getRank() ||
+      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
+      llvm::any_of(insert.getStaticStrides(),
+                   [](int64_t stride) { return stride != 1; }))
+    return false;
+  SmallVector<OpFoldResult> low, high;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t offset = insert.getStaticOffsets()[d];
+    low.push_back(rewriter.getIndexAttr(offset));
+    high.push_back(rewriter.getIndexAttr(type.getDimSize(d) - offset -
+                                         sourceType.getDimSize(d)));
+  }
+  rewriter.setInsertionPoint(insert);
+  auto pad = tensor::PadOp::create(rewriter, insert.getLoc(), type,
+                                   insert.getSource(), low, high,
+                                   fill.getInputs().front());
+  rewriter.replaceOp(insert, pad.getResult());
+  rewriter.eraseOp(fill);
+  return true;
+}
+
 struct PadsToGenericsForGPUPass
     : ke::impl::KePadsToGenericsForGPUBase<PadsToGenericsForGPUPass> {
   void runOnOperation() override {
+    IRRewriter rewriter(&getContext());
+    SmallVector<tensor::InsertSliceOp> inserts;
+    getOperation().walk(
+        [&](tensor::InsertSliceOp insert) { inserts.push_back(insert); });
+    for (tensor::InsertSliceOp insert : inserts)
+      insertIntoFillAsPad(rewriter, insert);
     SmallVector<tensor::PadOp> pads;
     getOperation().walk([&](tensor::PadOp pad) {
       if (ke::isStaticConstantPad(pad))
         pads.push_back(pad);
     });
-    IRRewriter rewriter(&getContext());
     for (tensor::PadOp pad : pads) {
       Location loc = pad.getLoc();
       RankedTensorType type = pad.getResultType();

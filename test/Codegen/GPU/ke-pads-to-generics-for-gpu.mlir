@@ -49,3 +49,26 @@ func.func @not_rewritten(%x: tensor<4x8xf32>, %n: index) -> (tensor<4x?xf32>, te
   } : tensor<4x8xf32> to tensor<4x9xf32>
   return %p, %q : tensor<4x?xf32>, tensor<4x9xf32>
 }
+
+// -----
+
+// A front end's padding written as an insert into a filled tensor (a
+// transposed convolution with stride 1) is that pad: one generic too. An
+// insert with strides (a spread input) is not.
+// CHECK-LABEL: func.func @insert_into_fill
+// CHECK-NOT:     linalg.fill
+// CHECK:         %[[PADDED:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x10xf32>)
+// CHECK:           arith.subi %{{.*}}, %c2
+// CHECK:           tensor.extract %arg0
+// CHECK:         %[[SPREAD:.*]] = linalg.fill
+// CHECK:         tensor.insert_slice %arg0 into %[[SPREAD]][0, 1] [2, 4] [1, 2]
+// CHECK:         return %[[PADDED]]
+func.func @insert_into_fill(%x: tensor<2x4xf32>) -> (tensor<2x10xf32>, tensor<2x10xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x10xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x10xf32>) -> tensor<2x10xf32>
+  %p = tensor.insert_slice %x into %z[0, 2] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<2x10xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e : tensor<2x10xf32>) -> tensor<2x10xf32>
+  %s = tensor.insert_slice %x into %z2[0, 1] [2, 4] [1, 2] : tensor<2x4xf32> into tensor<2x10xf32>
+  return %p, %s : tensor<2x10xf32>, tensor<2x10xf32>
+}
