@@ -312,6 +312,18 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     batches, more than 48 KB for one stage) are left to
     `ke-distribute-reductions-for-gpu`. Without staging, every output reads
     its whole row and column from global memory (through L1/L2).
+
+    The accumulators start from a `linalg.fill` of the output right before
+    the op, or from the input of a `linalg.broadcast` into it (a bias),
+    which then goes away (not where an op in between writes any view of
+    the output's memory). Without split-K, an elementwise `linalg.generic`
+    right after the op that reads its output through an identity map and
+    writes one output of the same type through one (a bias and an
+    activation, in place or into another buffer; its other inputs any
+    memrefs; no `linalg.index`) is applied to the accumulators before they
+    are stored, and goes away; the output itself is stored only where the
+    epilogue writes elsewhere and the output is not a temporary read by
+    nothing after. Not where the epilogue writes (a view of) an input.
   }];
   let options = [
     Option<"tile", "tile", "int64_t",

@@ -55,7 +55,71 @@ struct StagedContraction : ke::GPUContraction {
   int64_t rowTile = 0, columnTile = 0;
   /// Threads of the block along the rows (2 per warp).
   int64_t threadRows = kThreadsPerSide;
+  /// An elementwise op right after the contraction that reads its output
+  /// element by element (a bias, an activation): applied to the
+  /// accumulators before they are stored, into its own output.
+  linalg::GenericOp epilogue;
+  /// Whether the contraction's output must still be stored too (read
+  /// after the epilogue, or not a temporary of this function).
+  bool storeOutput = true;
 };
+
+/// The epilogue `op` can take into its stores: the next op in its block,
+/// a linalg.generic with only parallel loops, as many as `op`'s output
+/// has dimensions, reading that output through an identity map, writing
+/// one output through an identity map (the same buffer or another), its
+/// other inputs any memrefs, its body plain arithmetic (no linalg.index,
+/// no memory access).
+linalg::GenericOp findEpilogue(linalg::LinalgOp op, bool &storeOutput) {
+  Value output = op.getDpsInitOperand(0)->get();
+  auto outputType = dyn_cast<MemRefType>(output.getType());
+  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
+  if (!outputType || !epilogue || !epilogue.hasPureBufferSemantics() ||
+      epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
+      epilogue.getNumLoops() != static_cast<unsigned>(outputType.getRank()) ||
+      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0))
+           .isIdentity() ||
+      epilogue.getDpsInitOperand(0)->get().getType() != outputType)
+    return {};
+  bool readsOutput = false;
+  for (OpOperand *input : epilogue.getDpsInputOperands()) {
+    if (input->get() != output)
+      continue;
+    if (!epilogue.getMatchingIndexingMap(input).isIdentity())
+      return {};
+    readsOutput = true;
+  }
+  if (!readsOutput)
+    return {};
+  // Blocks still reading the contraction's inputs must not see the
+  // epilogue's stores.
+  auto root = [](Value view) {
+    while (auto viewOp = view.getDefiningOp<ViewLikeOpInterface>())
+      view = viewOp.getViewSource();
+    return view;
+  };
+  Value writtenRoot = root(epilogue.getDpsInitOperand(0)->get());
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (root(input->get()) == writtenRoot)
+      return {};
+  for (Operation &nested : epilogue.getBody()->without_terminator())
+    if (isa<linalg::IndexOp>(nested) || !isMemoryEffectFree(&nested) ||
+        nested.getNumRegions() != 0)
+      return {};
+  // In place, the epilogue's values replace the output's. Elsewhere the
+  // output need not be stored where it is a temporary nothing else reads.
+  Value written = epilogue.getDpsInitOperand(0)->get();
+  storeOutput = written != output;
+  if (storeOutput && output.getDefiningOp<memref::AllocOp>())
+    storeOutput = llvm::any_of(output.getUsers(), [&](Operation *user) {
+      bool before = user->getBlock() == op->getBlock() &&
+                    user->isBeforeInBlock(op);
+      return !before && user != op && user != epilogue &&
+             !isa<memref::DeallocOp>(user);
+    });
+  return epilogue;
+}
 
 /// The block tile: `largest`, halved (down to 16) while the grid would
 /// have fewer than `minBlocks` blocks (attention's 256x256 scores are 16
@@ -538,12 +602,65 @@ void stage(const StagedContraction &contraction,
   scf::ForOp steps =
       ke::buildStagedSteps(builder, loc, contraction, slices, staging, position,
                            initial, computeStep);
+  linalg::GenericOp epilogue = contraction.epilogue;
+  // The epilogue's value at an output element: its body on the
+  // accumulator and its other inputs' elements there.
+  auto applyEpilogue = [&](Value result, ValueRange at) {
+    IRMapping mapping;
+    for (OpOperand *input : epilogue.getDpsInputOperands()) {
+      BlockArgument argument = epilogue.getMatchingBlockArgument(input);
+      if (input->get() == init->get()) {
+        mapping.map(argument, result);
+        continue;
+      }
+      mapping.map(argument,
+                  memref::LoadOp::create(
+                      builder, loc, input->get(),
+                      applyMap(builder, loc,
+                               epilogue.getMatchingIndexingMap(input), at)));
+    }
+    OpOperand *written = epilogue.getDpsInitOperand(0);
+    BlockArgument writtenArgument = epilogue.getMatchingBlockArgument(written);
+    if (!writtenArgument.use_empty())
+      mapping.map(writtenArgument,
+                  written->get() == init->get()
+                      ? result
+                      : memref::LoadOp::create(builder, loc, written->get(), at)
+                            .getResult());
+    for (Operation &nested : epilogue.getBody()->without_terminator())
+      builder.clone(nested, mapping);
+    return mapping.lookupOrDefault(
+        epilogue.getBody()->getTerminator()->getOperand(0));
+  };
+  // Stores `values` (a run along the last index) into `buffer`.
+  auto storeRun = [&](ValueRange values, Value buffer, ValueRange indices) {
+    if (values.size() == 1) {
+      memref::StoreOp::create(builder, loc, values.front(), buffer, indices);
+      return;
+    }
+    vector::StoreOp::create(
+        builder, loc,
+        vector::FromElementsOp::create(builder, loc, runType, values), buffer,
+        indices, /*nontemporal=*/false, runAlignment);
+  };
   for (int64_t r = 0; r < rowsPerThread; ++r)
     for (int64_t c = 0; c < columnsPerThread; c += run) {
       auto [indices, inside] = outputAt(r, c);
       ValueRange results =
           steps.getResults().slice(r * columnsPerThread + c, run);
       emitGuarded(builder, loc, inside, [&] {
+        if (epilogue) {
+          SmallVector<Value> values;
+          for (auto [offset, result] : llvm::enumerate(results)) {
+            SmallVector<Value> at(indices);
+            at.back() = indexMath.add(at.back(), int64_t(offset));
+            values.push_back(applyEpilogue(result, at));
+          }
+          if (contraction.storeOutput)
+            storeRun(results, init->get(), indices);
+          storeRun(values, epilogue.getDpsInitOperand(0)->get(), indices);
+          return;
+        }
         // The splits of K add their partial sums into the output.
         if (splitK) {
           for (auto [offset, result] : llvm::enumerate(results)) {
@@ -644,10 +761,17 @@ struct StageContractionsForGPUPass
         if (!contraction->fill)
           contraction->broadcast = findInitializingBroadcast(op);
       }
+      // Split, the output is complete only after every split's atomic
+      // adds: the epilogue stays its own kernel.
+      if (staging.kSplits == 1)
+        contraction->epilogue =
+            findEpilogue(op, contraction->storeOutput);
       staged.emplace_back(*contraction, staging);
     });
     for (auto &[contraction, staging] : staged) {
       stage(contraction, staging);
+      if (contraction.epilogue)
+        contraction.epilogue->erase();
       if (contraction.fill)
         contraction.fill->erase();
       if (contraction.broadcast)

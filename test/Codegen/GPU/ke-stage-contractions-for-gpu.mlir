@@ -566,3 +566,73 @@ func.func @matmul_bias_overwritten(%a: memref<128x32xf32>, %b: memref<32x128xf32
   linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32, strided<[128, 1]>>)
   return
 }
+
+// -----
+
+// An elementwise op right after the product that reads it element by
+// element is applied to the accumulators before they are stored: in place
+// (bias and ReLU into the product's buffer), or into its own output, the
+// product's temporary then never stored. Not where the epilogue writes an
+// input of the product (blocks still reading it would see the stores).
+// CHECK-LABEL: func.func @matmul_relu(
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg2[%{{.*}}] : memref<128xf32>
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK:           vector.store %{{.*}}, %arg3
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.generic
+// CHECK-LABEL: func.func @matmul_into_temporary(
+// CHECK:         gpu.launch
+// CHECK:           arith.maximumf
+// CHECK-NOT:       vector.store %{{.*}}, %alloc
+// CHECK:           vector.store %{{.*}}, %arg2
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.generic
+// CHECK-LABEL: func.func @epilogue_writes_an_input(
+// CHECK:         gpu.launch
+// CHECK-NOT:       arith.maximumf
+// CHECK:           gpu.terminator
+// CHECK:         linalg.generic
+// CHECK:           arith.maximumf
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+func.func @matmul_relu(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %bias: memref<128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x128xf32>)
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%c : memref<128x128xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<128x128xf32>, memref<128xf32>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @matmul_into_temporary(%a: memref<128x32xf32>, %b: memref<32x128xf32>, %d: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<128x128xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<128x128xf32>)
+  linalg.matmul ins(%a, %b : memref<128x32xf32>, memref<32x128xf32>) outs(%t : memref<128x128xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<128x128xf32>) outs(%d : memref<128x128xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %t : memref<128x128xf32>
+  return
+}
+func.func @epilogue_writes_an_input(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x128xf32>)
+  linalg.matmul ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<128x128xf32>) outs(%a : memref<128x128xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
