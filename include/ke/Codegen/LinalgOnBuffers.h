@@ -13,6 +13,11 @@
 
 namespace ke::detail {
 
+/// The buffer `view` is a view of, through any chain of view-like ops
+/// (`view` itself when it is none): two buffers with different roots do
+/// not alias.
+mlir::Value getRootBuffer(mlir::Value view);
+
 /// The linalg.fill of `op`'s output number `init` right before it: same
 /// buffer, same block, no use of the buffer in between and no views of it
 /// (which could alias). A rewrite may start from its value and erase it.

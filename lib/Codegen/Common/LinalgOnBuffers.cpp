@@ -8,14 +8,13 @@
 
 using namespace mlir;
 
-namespace {
-/// The buffer `view` is a view of (itself when it is none).
-Value rootBuffer(Value view) {
+Value ke::detail::getRootBuffer(Value view) {
   while (auto viewOp = view.getDefiningOp<ViewLikeOpInterface>())
     view = viewOp.getViewSource();
   return view;
 }
 
+namespace {
 /// Whether `op` may write memory of `root` (through any view of it).
 bool mayWrite(Operation *op, Value root) {
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
@@ -27,7 +26,7 @@ bool mayWrite(Operation *op, Value root) {
     if (!isa<MemoryEffects::Write>(effect.getEffect()))
       continue;
     Value written = effect.getValue();
-    if (!written || rootBuffer(written) == root)
+    if (!written || ke::detail::getRootBuffer(written) == root)
       return true;
   }
   return false;
@@ -45,7 +44,7 @@ OpTy findInitializer(linalg::LinalgOp op, unsigned init) {
       return {};
   // Nothing in between may read the buffer or write any view of its
   // memory (the output may be a subview of a result other ops write).
-  Value root = rootBuffer(buffer);
+  Value root = ke::detail::getRootBuffer(buffer);
   OpTy initializer;
   for (Operation *previous = op->getPrevNode(); previous && !initializer;
        previous = previous->getPrevNode()) {

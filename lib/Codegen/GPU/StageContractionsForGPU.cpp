@@ -94,14 +94,10 @@ linalg::GenericOp findEpilogue(linalg::LinalgOp op, bool &storeOutput) {
     return {};
   // Blocks still reading the contraction's inputs must not see the
   // epilogue's stores.
-  auto root = [](Value view) {
-    while (auto viewOp = view.getDefiningOp<ViewLikeOpInterface>())
-      view = viewOp.getViewSource();
-    return view;
-  };
-  Value writtenRoot = root(epilogue.getDpsInitOperand(0)->get());
+  Value writtenRoot =
+      ke::detail::getRootBuffer(epilogue.getDpsInitOperand(0)->get());
   for (OpOperand *input : op.getDpsInputOperands())
-    if (root(input->get()) == writtenRoot)
+    if (ke::detail::getRootBuffer(input->get()) == writtenRoot)
       return {};
   for (Operation &nested : epilogue.getBody()->without_terminator())
     if (isa<linalg::IndexOp>(nested) || !isMemoryEffectFree(&nested) ||
