@@ -82,10 +82,20 @@ linalg::GenericOp findEpilogue(linalg::LinalgOp op, bool &storeOutput) {
            .isIdentity() ||
       epilogue.getDpsInitOperand(0)->get().getType() != outputType)
     return {};
+  // Other views of the output's memory would be read or written out of
+  // order with the blocks' stores.
+  Value outputRoot = ke::detail::getRootBuffer(output);
+  Value writtenValue = epilogue.getDpsInitOperand(0)->get();
+  if (writtenValue != output &&
+      ke::detail::getRootBuffer(writtenValue) == outputRoot)
+    return {};
   bool readsOutput = false;
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
-    if (input->get() != output)
+    if (input->get() != output) {
+      if (ke::detail::getRootBuffer(input->get()) == outputRoot)
+        return {};
       continue;
+    }
     if (!epilogue.getMatchingIndexingMap(input).isIdentity())
       return {};
     readsOutput = true;
