@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Runtime/CallEndMarker.h"
 #include "ke/Runtime/GPUDriver.h"
 #include "ke/Runtime/TiledTensorMap.h"
 
@@ -30,12 +31,11 @@ uint64_t ke::runtime::getLaunchCount() {
 }
 
 namespace {
-/// markCallEnds' state: the event, and the launch count at the wait it was
-/// last recorded at (none yet: ~0).
+/// markCallEnds' state, shared by the timing loop and the generated code's
+/// waits.
 struct CallEnd {
   std::mutex mutex;
-  void *event = nullptr;
-  uint64_t launchesAtMark = ~uint64_t(0);
+  CallEndMarker marker;
 };
 CallEnd &callEnd() {
   static CallEnd end;
@@ -46,14 +46,13 @@ CallEnd &callEnd() {
 void ke::runtime::markCallEnds(void *event) {
   CallEnd &end = callEnd();
   std::lock_guard<std::mutex> lock(end.mutex);
-  end.event = event;
-  end.launchesAtMark = ~uint64_t(0);
+  end.marker.begin(event);
 }
 
 bool ke::runtime::callEndMarked() {
   CallEnd &end = callEnd();
   std::lock_guard<std::mutex> lock(end.mutex);
-  return end.event && end.launchesAtMark == getLaunchCount();
+  return end.marker.endsCall(getLaunchCount());
 }
 
 #define KE_EXPORT extern "C" __attribute__((visibility("default")))
@@ -236,9 +235,9 @@ KE_EXPORT void mgpuStreamSynchronize(void *stream) {
     // The call's work on the stream ends here (see markCallEnds).
     CallEnd &end = callEnd();
     std::lock_guard<std::mutex> lock(end.mutex);
-    if (end.event &&
-        check(driver()->cuEventRecord(end.event, stream), "cuEventRecord"))
-      end.launchesAtMark = getLaunchCount();
+    if (void *event = end.marker.eventAtWait())
+      if (check(driver()->cuEventRecord(event, stream), "cuEventRecord"))
+        end.marker.recorded(getLaunchCount());
   }
   check(driver()->cuStreamSynchronize(stream), "cuStreamSynchronize");
 }
