@@ -698,8 +698,11 @@ def KePadsToGenericsForGPU : Pass<"ke-pads-to-generics-for-gpu", "mlir::func::Fu
     (clamped, so the read is in bounds either way), else the padding value.
     Bufferized, a pad was a fill of the padded buffer and a copy into its
     interior: two launches, the interior written twice; now one launch
-    writing each element once. The CPU keeps its pads (`ke-pads-to-copies`:
-    a copy it vectorizes).
+    writing each element once. A `tensor.insert_slice` with unit strides
+    into a `linalg.fill` used only there is the pad it is (torch-mlir pads
+    a stride-1 transposed convolution's input that way) and becomes one
+    first. The CPU keeps its pads (`ke-pads-to-copies`: a copy it
+    vectorizes).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
