@@ -24,15 +24,28 @@ eager_ms / compile_ms are null where not measured (compile_ms without
 --compile, or where torch.compile failed); error says why, else null.
 Each problem runs in a child process with a time limit, so one that crashes
 or hangs never stops the others.
+
+With --device cuda, --jobs N builds and compiles N problems at once (most of
+torch.compile's time is the host compiling) but times one at a time: a child
+holds an exclusive lock on a file while it times and stops the other
+children (and their compile workers) until it is done, so neither the GPU
+nor the host is shared with anything else while a problem is measured.
+(Without the stop, six compiling at once made eager read 1.18x slower,
+geomean over 25 problems, 0.78x-2.0x each, on an H200 host of 16 cores.)
+Rows come in the order the problems finish.
 """
 import argparse
 import ast
+import concurrent.futures
+import contextlib
+import fcntl
 import importlib.util
 import json
 import os
 import re
 import signal
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -108,6 +121,42 @@ def timed_ms(fn, min_seconds, min_runs, warmup=2):
         total += elapsed
     samples.sort()
     return samples[len(samples) // 2] * 1e3
+
+
+def other_children(lock_path):
+    """The process groups of the other children of --jobs: each child
+    registers its own (a session of its own) as a file beside the lock."""
+    folder = os.path.dirname(lock_path)
+    return [int(name) for name in os.listdir(folder)
+            if name.isdigit() and int(name) != os.getpgid(0)]
+
+
+def signal_groups(groups, signum):
+    for group in groups:
+        try:
+            os.killpg(group, signum)
+        except (ProcessLookupError, PermissionError):
+            pass  # finished meanwhile
+
+
+@contextlib.contextmanager
+def measuring_alone(lock_path):
+    """Times the block alone: holds the exclusive lock on lock_path (none:
+    nothing to hold) so that children run by --jobs never time at once, and
+    stops the other children meanwhile so that their compilers do not load
+    the host that launches the timed kernels."""
+    if not lock_path:
+        yield
+        return
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stopped = other_children(lock_path)
+        signal_groups(stopped, signal.SIGSTOP)
+        try:
+            yield
+        finally:
+            signal_groups(stopped, signal.SIGCONT)
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def check_shapes(torch, args, inputs, model):
@@ -195,14 +244,18 @@ def measure(args, row):
         from torch_bench import timed_cuda
         timed = lambda fn, seconds, runs: timed_cuda(fn, seconds, runs) / 1e6
     with torch.no_grad():
-        row["eager_ms"] = timed(lambda: model(*inputs), args.min_seconds, args.min_runs)
+        with measuring_alone(args.measure_lock):
+            row["eager_ms"] = timed(lambda: model(*inputs), args.min_seconds, args.min_runs)
         emit()
         if args.compile:
             try:
                 compiled = torch.compile(model)
-                # The first call compiles; the warm-up of timed_ms is after it.
+                # The first call compiles (outside the lock: other problems
+                # may time meanwhile); the warm-up of timed_ms is after it.
                 compiled(*inputs)
-                row["compile_ms"] = timed(lambda: compiled(*inputs), args.min_seconds, args.min_runs)
+                with measuring_alone(args.measure_lock):
+                    row["compile_ms"] = timed(lambda: compiled(*inputs), args.min_seconds,
+                                              args.min_runs)
             except Exception as e:  # inductor without a C++ compiler, an op it lacks, ...
                 row["error"] = "torch.compile: " + describe(e)
             emit()
@@ -225,6 +278,8 @@ def run_child(args, path):
         command.append("--compile")
     if args.check_only:
         command.append("--check-only")
+    if args.measure_lock:
+        command += ["--measure-lock", args.measure_lock]
     # A session of its own, so that a timeout also ends inductor's compile
     # workers.
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -236,6 +291,14 @@ def run_child(args, path):
         os.killpg(child.pid, signal.SIGKILL)
         stdout, stderr = child.communicate()
         status = None
+    if args.measure_lock:
+        # Unregistered; and should it have died while measuring, the
+        # children it stopped go on.
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(os.path.dirname(args.measure_lock), str(child.pid)))
+        folder = os.path.dirname(args.measure_lock)
+        signal_groups([int(name) for name in os.listdir(folder) if name.isdigit()],
+                      signal.SIGCONT)
     for line in stdout.splitlines():
         if line.startswith("{"):
             try:
@@ -271,9 +334,15 @@ def main():
                         help="seconds for one problem, compilation included")
     parser.add_argument("--check-only", action="store_true",
                         help="build each problem and check its shapes, time nothing")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="cuda: build and compile this many problems at once, "
+                             "timing one at a time")
+    parser.add_argument("--measure-lock", help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
+        if args.measure_lock:  # found by the other children's measuring_alone
+            open(os.path.join(os.path.dirname(args.measure_lock), str(os.getpgid(0))), "w").close()
         row = {"file": args.files[0], "problem": None, "eager_ms": None, "compile_ms": None,
                "error": None, "threads": args.threads}
         try:
@@ -289,8 +358,23 @@ def main():
     if importlib.util.find_spec("torch") is None:
         sys.exit(f"bench/kernelbench_torch.py: {sys.executable} has no torch "
                  "(bench/.venv/bin/pip install torch)")
-    for path in args.files:
-        print(json.dumps(run_child(args, path)), flush=True)
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    if args.jobs > 1 and args.device != "cuda":
+        # On the CPU the other children's compilers would share the cores
+        # that the measured one times on.
+        parser.error("--jobs above 1 needs --device cuda")
+    if args.jobs == 1:
+        for path in args.files:
+            print(json.dumps(run_child(args, path)), flush=True)
+        return
+    with contextlib.ExitStack() as stack:
+        folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="kernelbench-torch-"))
+        args.measure_lock = os.path.join(folder, "measuring")
+        pool = stack.enter_context(concurrent.futures.ThreadPoolExecutor(args.jobs))
+        running = [pool.submit(run_child, args, path) for path in args.files]
+        for done in concurrent.futures.as_completed(running):
+            print(json.dumps(done.result()), flush=True)
 
 
 if __name__ == "__main__":
