@@ -1329,7 +1329,12 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     is first split there (`linalg::splitOp`): whole vectors for the first
     `vector-width * floor(n / vector-width)` iterations, an op of its own
     for the rest (rows of 65535 vectorize along the rows, not down a
-    strided outer loop). The loop must be parallel, or a reduction whose
+    strided outer loop). Every split of an op along a parallel loop whose
+    output starts from a data-movement initializer only it reads gives
+    each part its own tile of that initializer, fused into the part's
+    blocks like the whole one would have been, instead of one pass over
+    the whole output before both (KernelBench's depthwise convolution 122
+    pixels wide, split 120 + 2: 3.1 -> 2.2 ms on an AVX2 VM). The loop must be parallel, or a reduction whose
     every result either does not depend on the order (max, min, integer
     ops) or adds terms that are never negative (a sum of squares: an L2
     norm's rows of 65535, 2.18 -> 0.79 ms on an AVX2 VM); a sum of terms of

@@ -315,7 +315,8 @@ func.func @row_sum_into_column(%x: tensor<64x65536xf32>, %init: tensor<64x1xf32>
 // vectors (8 accumulator vectors), each (kh, kw) step a broadcast weight
 // times a 2 x 32 window of the input, accumulated in registers across kh
 // and kw; the last 2 columns take blocks of 7 rows by 2, not vectors down
-// the channels (a gather per tap).
+// the channels (a gather per tap). Each part starts its accumulators from
+// its own tile of the fill: no pass writes zeros to memory first.
 // CHECK-LABEL: func.func @depthwise_nchw
 // CHECK:         scf.forall (%{{.*}}) in (16)
 // CHECK:           vector.transfer_read {{.*}} : tensor<1x1x2x32xf32>, vector<1x1x2x32xf32>
@@ -326,6 +327,12 @@ func.func @row_sum_into_column(%x: tensor<64x65536xf32>, %init: tensor<64x1xf32>
 // CHECK:         scf.for {{.*}} -> (tensor<1x1x7x2xf32>, vector<1x1x7x2xf32>)
 // CHECK-NOT:     vector<1x8x1x1xf32>
 // CHECK:         return
+// FILL-LABEL: func.func @depthwise_nchw
+// FILL-NOT:     vector.transfer_write %cst
+// FILL:         scf.forall
+// FILL:           scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (vector<1x1x2x32xf32>)
+// FILL-NOT:     vector.transfer_write %cst
+// FILL:         scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (vector<1x1x7x2xf32>)
 func.func @depthwise_nchw(%x: tensor<1x16x16x36xf32>, %w: tensor<16x3x3xf32>) -> tensor<1x16x14x34xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x16x14x34xf32>
@@ -883,4 +890,29 @@ func.func @sibling_sums_of_long_rows(%x: tensor<2x262144xf32>) -> (tensor<2xf32>
     linalg.yield %s, %t : f32, f64
   } -> (tensor<2xf32>, tensor<2xf64>)
   return %r#0, %r#1 : tensor<2xf32>, tensor<2xf64>
+}
+
+// -----
+
+// A min over the middle dimension, 36 wide: split at 32 along the vector
+// loop. Each part gets its own tile of the fill; the reduction's chunks do
+// not compute it in their blocks, so the 32-wide tile is vectorized on its
+// own (splat stores), as the whole fill would have been, and the 4-wide
+// one is left to the loops, as before.
+// FILL-LABEL: func.func @min_rows_split_with_fill
+// FILL-NOT:     linalg.fill {{.*}} tensor<2x32xf32>
+// FILL:         vector.transfer_write %cst, {{.*}} : vector<1x8xf32>, tensor<1x8xf32>
+// FILL:         scf.for {{.*}} -> (vector<1x32xf32>)
+// FILL:         linalg.fill {{.*}} -> tensor<2x4xf32>
+// FILL:         return
+func.func @min_rows_split_with_fill(%x: tensor<2x64x36xf32>) -> tensor<2x36xf32> {
+  %inf = arith.constant 0x7F800000 : f32
+  %e = tensor.empty() : tensor<2x36xf32>
+  %init = linalg.fill ins(%inf : f32) outs(%e : tensor<2x36xf32>) -> tensor<2x36xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%x : tensor<2x64x36xf32>) outs(%init : tensor<2x36xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.minimumf %in, %out : f32
+    linalg.yield %m : f32
+  } -> tensor<2x36xf32>
+  return %r : tensor<2x36xf32>
 }
