@@ -1387,6 +1387,8 @@ static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
   auto [body, rest] =
       splitWithInitializer(rewriter, op, loop, at, initialTiles);
   if (!body || !rest) {
+    // Tiles made before a failure are dead; canonicalization drops them.
+    initialTiles.clear();
     rewriter.setInsertionPoint(op);
     auto [first, second] =
         linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
