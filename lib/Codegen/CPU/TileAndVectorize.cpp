@@ -1295,8 +1295,20 @@ static linalg::LinalgOp collapseInnermostParallelLoops(RewriterBase &rewriter,
                                     static_cast<int64_t>(bounds.size()) - 1);
 }
 
-/// Splits `op` along `loop` at `at` and tiles both parts; false (and `op`
-/// unchanged) when it does not split.
+/// Makes `value` the only init of `tile`, a tile tiling just made, and
+/// erases the slice it had as init when nothing else reads it: the whole op
+/// that slice was taken from is then dead when the pass reaches it.
+static void setInitDroppingItsSlice(RewriterBase &rewriter,
+                                    DestinationStyleOpInterface tile,
+                                    Value value) {
+  Value previous = tile.getDpsInitOperand(0)->get();
+  rewriter.modifyOpInPlace(tile,
+                           [&] { tile.getDpsInitOperand(0)->set(value); });
+  if (auto slice = previous.getDefiningOp<tensor::ExtractSliceOp>())
+    if (slice->use_empty())
+      rewriter.eraseOp(slice);
+}
+
 /// Splits `op` at `at` along its parallel loop `loop` where its only output
 /// starts from a data-movement initializer (a fill, a bias broadcast) that
 /// only `op` reads: each part gets its own tile of that initializer, written
@@ -1315,6 +1327,10 @@ splitWithInitializer(RewriterBase &rewriter, linalg::LinalgOp op,
       op.getIteratorTypesArray()[loop] != utils::IteratorType::parallel)
     return {};
   OpOperand *output = op.getDpsInitOperand(0);
+  // The two parts' slices of the output must not overlap.
+  AffineMap outputMap = op.getMatchingIndexingMap(output);
+  if (!outputMap.isProjectedPermutation() || !outputMap.isFunctionOfDim(loop))
+    return {};
   auto initializer =
       output->get().getDefiningOp<DestinationStyleOpInterface>();
   if (!initializer || !isDataMovementInitializer(initializer) ||
@@ -1358,18 +1374,14 @@ splitWithInitializer(RewriterBase &rewriter, linalg::LinalgOp op,
         dyn_cast<DestinationStyleOpInterface>(initialTile->tiledOps[0]);
     if (!initialOp || initialOp.getNumDpsInits() != 1)
       return {};
-    rewriter.modifyOpInPlace(initialOp, [&] {
-      initialOp.getDpsInitOperand(0)->set(slice);
-    });
+    setInitDroppingItsSlice(rewriter, initialOp, slice);
     FailureOr<TilingResult> part =
         tileable.getTiledImplementation(rewriter, offsets, sizes);
     if (failed(part) || part->tiledOps.size() != 1 ||
         part->tiledValues.size() != 1)
       return {};
     auto partOp = cast<DestinationStyleOpInterface>(part->tiledOps[0]);
-    rewriter.modifyOpInPlace(partOp, [&] {
-      partOp.getDpsInitOperand(0)->set(initialTile->tiledValues[0]);
-    });
+    setInitDroppingItsSlice(rewriter, partOp, initialTile->tiledValues[0]);
     result = tensor::InsertSliceOp::create(rewriter, loc,
                                            part->tiledValues[0], result,
                                            resultOffsets, resultSizes, strides);
@@ -1380,6 +1392,8 @@ splitWithInitializer(RewriterBase &rewriter, linalg::LinalgOp op,
   return {parts[0], parts[1]};
 }
 
+/// Splits `op` along `loop` at `at` and tiles both parts; false (and `op`
+/// unchanged) when it does not split.
 static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
                              unsigned loop, int64_t at, int64_t vectorWidth,
                              ke::VectorRegisterFile registers) {
