@@ -45,8 +45,8 @@ import os
 import re
 import signal
 import subprocess
-import tempfile
 import sys
+import tempfile
 import time
 
 # The problem files are loaded (and shrunk) as ke-import loads them.
@@ -123,12 +123,15 @@ def timed_ms(fn, min_seconds, min_runs, warmup=2):
     return samples[len(samples) // 2] * 1e3
 
 
-def other_children(lock_path):
-    """The process groups of the other children of --jobs: each child
-    registers its own (a session of its own) as a file beside the lock."""
-    folder = os.path.dirname(lock_path)
-    return [int(name) for name in os.listdir(folder)
-            if name.isdigit() and int(name) != os.getpgid(0)]
+def registration(lock_path, group):
+    """The file by which a child of --jobs registers its process group (a
+    session of its own): named by it, beside the lock."""
+    return os.path.join(os.path.dirname(lock_path), str(group))
+
+
+def registered_children(lock_path):
+    """The process groups of the children of --jobs registered now."""
+    return [int(name) for name in os.listdir(os.path.dirname(lock_path)) if name.isdigit()]
 
 
 def signal_groups(groups, signum):
@@ -150,7 +153,8 @@ def measuring_alone(lock_path):
         return
     with open(lock_path, "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        stopped = other_children(lock_path)
+        stopped = [group for group in registered_children(lock_path)
+                   if group != os.getpgid(0)]
         signal_groups(stopped, signal.SIGSTOP)
         try:
             yield
@@ -295,10 +299,8 @@ def run_child(args, path):
         # Unregistered; and should it have died while measuring, the
         # children it stopped go on.
         with contextlib.suppress(FileNotFoundError):
-            os.remove(os.path.join(os.path.dirname(args.measure_lock), str(child.pid)))
-        folder = os.path.dirname(args.measure_lock)
-        signal_groups([int(name) for name in os.listdir(folder) if name.isdigit()],
-                      signal.SIGCONT)
+            os.remove(registration(args.measure_lock, child.pid))
+        signal_groups(registered_children(args.measure_lock), signal.SIGCONT)
     for line in stdout.splitlines():
         if line.startswith("{"):
             try:
@@ -340,9 +342,15 @@ def main():
     parser.add_argument("--measure-lock", help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.jobs < 1:
+        parser.error("--jobs must be at least 1")
+    if args.jobs > 1 and args.device != "cuda":
+        # On the CPU the other children's compilers would share the cores
+        # that the measured one times on.
+        parser.error("--jobs above 1 needs --device cuda")
     if args.child:
         if args.measure_lock:  # found by the other children's measuring_alone
-            open(os.path.join(os.path.dirname(args.measure_lock), str(os.getpgid(0))), "w").close()
+            open(registration(args.measure_lock, os.getpgid(0)), "w").close()
         row = {"file": args.files[0], "problem": None, "eager_ms": None, "compile_ms": None,
                "error": None, "threads": args.threads}
         try:
@@ -358,12 +366,6 @@ def main():
     if importlib.util.find_spec("torch") is None:
         sys.exit(f"bench/kernelbench_torch.py: {sys.executable} has no torch "
                  "(bench/.venv/bin/pip install torch)")
-    if args.jobs < 1:
-        parser.error("--jobs must be at least 1")
-    if args.jobs > 1 and args.device != "cuda":
-        # On the CPU the other children's compilers would share the cores
-        # that the measured one times on.
-        parser.error("--jobs above 1 needs --device cuda")
     if args.jobs == 1:
         for path in args.files:
             print(json.dumps(run_child(args, path)), flush=True)

@@ -85,9 +85,9 @@ linalg::GenericOp findEpilogue(linalg::LinalgOp op, bool &storeOutput) {
   // Other views of the output's memory would be read or written out of
   // order with the blocks' stores.
   Value outputRoot = ke::detail::getRootBuffer(output);
-  Value writtenValue = epilogue.getDpsInitOperand(0)->get();
-  if (writtenValue != output &&
-      ke::detail::getRootBuffer(writtenValue) == outputRoot)
+  Value written = epilogue.getDpsInitOperand(0)->get();
+  Value writtenRoot = ke::detail::getRootBuffer(written);
+  if (written != output && writtenRoot == outputRoot)
     return {};
   bool readsOutput = false;
   for (OpOperand *input : epilogue.getDpsInputOperands()) {
@@ -104,8 +104,6 @@ linalg::GenericOp findEpilogue(linalg::LinalgOp op, bool &storeOutput) {
     return {};
   // Blocks still reading the contraction's inputs must not see the
   // epilogue's stores.
-  Value writtenRoot =
-      ke::detail::getRootBuffer(epilogue.getDpsInitOperand(0)->get());
   for (OpOperand *input : op.getDpsInputOperands())
     if (ke::detail::getRootBuffer(input->get()) == writtenRoot)
       return {};
@@ -115,7 +113,6 @@ linalg::GenericOp findEpilogue(linalg::LinalgOp op, bool &storeOutput) {
       return {};
   // In place, the epilogue's values replace the output's. Elsewhere the
   // output need not be stored where it is a temporary nothing else reads.
-  Value written = epilogue.getDpsInitOperand(0)->get();
   storeOutput = written != output;
   if (storeOutput && output.getDefiningOp<memref::AllocOp>())
     storeOutput = llvm::any_of(output.getUsers(), [&](Operation *user) {
