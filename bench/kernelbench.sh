@@ -23,7 +23,12 @@
 # of building here. --pytorch: time PyTorch eager and torch.compile on the
 # same problems in this run (bench/kernelbench_torch.py, same thread count,
 # the Python of bench/.venv: scripts/install-import-deps.sh bench/.venv puts
-# torch there); --torch FILE: timings from an earlier run instead.
+# torch there); --torch FILE: timings from an earlier run instead. With
+# --pytorch, a .mlir problem without a .tensors file beside it gets one
+# written from its KernelBench source (its inputs, PyTorch's outputs), so
+# ke-run checks it against PyTorch and times it on PyTorch's own inputs
+# (KernelBench draws them with torch.rand, in [0, 1); ke's seeds are in
+# [-1, 1), and a kernel's speed can depend on the signs, as ELU's does).
 # --resume keeps OUT's rows of problems already done and runs the others,
 # continuing searches that were cut off from their databases.
 # On a GPU host, --target nvgpu runs the search from the release archive:
@@ -112,8 +117,18 @@ run_problem() {
   src="$1"
   name=$(basename "$(dirname "$src")")_$(basename "$src" .mlir)
   [ "$resume" = 1 ] && [ -s "$out/rows/$name.json" ] && return 0
-  expected=()
-  [ -f "${src%.mlir}.tensors" ] && expected=(--expected "${src%.mlir}.tensors")
+  expected=() own_tensors=""
+  if [ -f "${src%.mlir}.tensors" ]; then
+    expected=(--expected "${src%.mlir}.tensors")
+  elif [ "$pytorch" = 1 ]; then
+    # The problem's own inputs and PyTorch's outputs (removed after the
+    # row: up to 34 MB a problem), so that ke is checked against PyTorch and
+    # timed on the inputs PyTorch is timed on.
+    own_tensors="$out/tensors/$(basename "$(dirname "$src")")/$(basename "$src" .mlir).tensors"
+    "$venv_python" "$root/bench/kernelbench_torch.py" --check-only --tensors "$out/tensors" \
+      "$src" > /dev/null 2>&1
+    [ -f "$own_tensors" ] && expected=(--expected "$own_tensors")
+  fi
   echo "== $name" >&2
   default=$(timeout 900 "$bin/ke-run" "$src" --json --threads "$threads" --timeout 600 \
     "${expected[@]}" 2>/dev/null | tail -1)
@@ -170,21 +185,21 @@ if len(retimes) == 3 and default and best:
         row["retimed_back_to_back"] = True
 print(json.dumps(row))
 PY
+  [ -z "$own_tensors" ] || rm -f "$own_tensors"
 }
+# PyTorch's sources: KernelBench's .py files when DIR holds them.
+sources=()
+[ "$mlir_dir" = "$dir" ] || sources=(--kernelbench-dir "$dir")
+[ $pytorch = 1 ] && ! "$venv_python" -c "import torch" 2>/dev/null && pytorch=0 &&
+  echo "bench/kernelbench.sh: no torch in bench/.venv (scripts/install-import-deps.sh bench/.venv); PyTorch not timed" >&2
 export -f run_problem
-export bin threads budget out resume
+export bin threads budget out resume pytorch root venv_python
 find "$mlir_dir" -name '*.mlir' | sort | xargs -r -P "$jobs" -I{} bash -c 'run_problem "$1"' _ {}
 cat "$out"/rows/*.json > "$results" 2>/dev/null
 
 if [ $pytorch = 1 ]; then
-  if "$venv_python" -c "import torch" 2>/dev/null; then
-    torch="$out/torch.jsonl"
-    sources=()
-    [ "$mlir_dir" = "$dir" ] || sources=(--kernelbench-dir "$dir")
-    "$venv_python" "$root/bench/kernelbench_torch.py" --threads "$threads" --compile \
-      "${sources[@]}" $(find "$mlir_dir" -name '*.mlir' | sort) > "$torch"
-  else
-    echo "bench/kernelbench.sh: no torch in bench/.venv (scripts/install-import-deps.sh bench/.venv); PyTorch not timed" >&2
-  fi
+  torch="$out/torch.jsonl"
+  "$venv_python" "$root/bench/kernelbench_torch.py" --threads "$threads" --compile \
+    "${sources[@]}" $(find "$mlir_dir" -name '*.mlir' | sort) > "$torch"
 fi
 python3 "$root/bench/kernelbench_table.py" "$results" ${torch:+--torch "$torch"}

@@ -18,8 +18,14 @@ shapes are checked against the header, then model(*inputs) is timed under
 torch.no_grad(): warm-up, then the median of at least --min-runs runs filling
 --min-seconds.
 
+--tensors DIR also writes each problem's arguments (in the header's order)
+and its eager outputs on the CPU as DIR/levelN/NAME.tensors, ke's tensor
+file: `ke-run --expected` checks ke against PyTorch's outputs and times ke
+on the very inputs PyTorch is timed on (with --check-only: nothing timed).
+
 Prints one JSON line per file:
   {"file", "problem", "eager_ms", "compile_ms", "error", "threads", "torch"}
+(and "tensors", the file written, with --tensors)
 eager_ms / compile_ms are null where not measured (compile_ms without
 --compile, or where torch.compile failed); error says why, else null.
 Each problem runs in a child process with a time limit, so one that crashes
@@ -52,7 +58,7 @@ import time
 # The problem files are loaded (and shrunk) as ke-import loads them.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools",
                                 "ke-import"))
-from ke_import import load_problem  # noqa: E402
+from ke_import import load_problem, write_tensors  # noqa: E402
 
 DEFAULT_SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
                                "bench", "kernelbench-py")
@@ -191,6 +197,29 @@ def check_shapes(torch, args, inputs, model):
     return problems
 
 
+def write_problem_tensors(torch, directory, path, header_args, model, inputs):
+    """DIR/levelN/NAME.tensors for FILE.mlir: the kernel's arguments in the
+    header's order (the inputs, then parameters and buffers by name) and the
+    model's eager outputs on the CPU, for ke-run --expected, which checks ke
+    against them and times ke on these very inputs."""
+    tensors = [value for value in inputs if isinstance(value, torch.Tensor)]
+    state = dict(model.named_parameters())
+    state.update(model.named_buffers())
+    arguments = []
+    for name, _, _ in header_args:
+        match = re.fullmatch(r"input(\d+)", name)
+        arguments.append(tensors[int(match.group(1))] if match else state[name])
+    with torch.no_grad():
+        outputs = model(*inputs)
+    if isinstance(outputs, torch.Tensor):
+        outputs = [outputs]
+    level = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    target = os.path.join(directory, level, os.path.splitext(os.path.basename(path))[0] + ".tensors")
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    write_tensors(torch, target, arguments, list(outputs))
+    return target
+
+
 def describe(error):
     """An exception in one line: its type and its message's first line."""
     lines = str(error).strip().splitlines()
@@ -234,6 +263,9 @@ def measure(args, row):
         row["error"] = "shape mismatch: " + "; ".join(mismatches)
         emit()
         return
+    if args.tensors:
+        row["tensors"] = write_problem_tensors(torch, args.tensors, row["file"], header_args,
+                                               model, inputs)
     if args.check_only:
         emit()
         return
@@ -282,6 +314,8 @@ def run_child(args, path):
         command.append("--compile")
     if args.check_only:
         command.append("--check-only")
+    if args.tensors:
+        command += ["--tensors", os.path.abspath(args.tensors)]
     if args.measure_lock:
         command += ["--measure-lock", args.measure_lock]
     # A session of its own, so that a timeout also ends inductor's compile
@@ -336,6 +370,9 @@ def main():
                         help="seconds for one problem, compilation included")
     parser.add_argument("--check-only", action="store_true",
                         help="build each problem and check its shapes, time nothing")
+    parser.add_argument("--tensors", metavar="DIR",
+                        help="also write DIR/levelN/NAME.tensors per problem: its "
+                             "arguments and eager outputs (CPU), for ke-run --expected")
     parser.add_argument("--jobs", type=int, default=1,
                         help="cuda: build and compile this many problems at once, "
                              "timing one at a time")

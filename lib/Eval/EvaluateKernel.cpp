@@ -475,15 +475,32 @@ llvm::Error compareOutputs(const KernelSignature &signature,
       r, describeSeed(inputSeed), comparison.numMismatches,
       expected[r].getNumElements(), comparison.firstMismatch));
 }
+/// Compares `actual` with a tensor file's outputs, raising `check`'s
+/// largest errors; the first result that differs is the error.
+llvm::Error compareWithFile(const KernelSignature &signature,
+                            llvm::StringRef path,
+                            llvm::ArrayRef<HostTensor> outputs,
+                            llvm::ArrayRef<HostTensor> actual,
+                            EvaluationReport::ExpectedCheck &check) {
+  auto mismatch = findMismatch(signature, actual, outputs, {},
+                               check.maxAbsError, check.maxRelError);
+  if (!mismatch)
+    return llvm::Error::success();
+  auto &[index, comparison] = *mismatch;
+  return llvm::createStringError(llvm::formatv(
+      "result #{0} differs from {1}'s: {2} of {3} elements mismatch; "
+      "first: {4}",
+      index, path, comparison.numMismatches, outputs[index].getNumElements(),
+      comparison.firstMismatch));
+}
+
 /// Runs the kernel on a tensor file's inputs and compares its results with
 /// the file's outputs: a check against another framework (ke-import saves
 /// PyTorch's), independent of ke's own reference.
 llvm::Error checkAgainstFile(const KernelSignature &signature,
                              TargetRunner &runner, llvm::StringRef path,
+                             const TensorFile &file,
                              EvaluationReport &report) {
-  llvm::Expected<TensorFile> file = readTensorFile(path);
-  if (!file)
-    return file.takeError();
   auto checkSpecs = [&](llvm::ArrayRef<TensorSpec> kernel,
                         llvm::ArrayRef<HostTensor> tensors,
                         llvm::StringRef what) -> llvm::Error {
@@ -501,25 +518,18 @@ llvm::Error checkAgainstFile(const KernelSignature &signature,
     return llvm::Error::success();
   };
   if (llvm::Error error =
-          checkSpecs(signature.arguments, file->inputs, "input"))
+          checkSpecs(signature.arguments, file.inputs, "input"))
     return error;
   if (llvm::Error error =
-          checkSpecs(signature.results, file->outputs, "output"))
+          checkSpecs(signature.results, file.outputs, "output"))
     return error;
   llvm::SmallVector<HostTensor> actual;
-  if (llvm::Error error = runner.run(file->inputs, actual))
+  if (llvm::Error error = runner.run(file.inputs, actual))
     return error;
   EvaluationReport::ExpectedCheck check{path.str()};
-  auto mismatch = findMismatch(signature, actual, file->outputs, {},
-                               check.maxAbsError, check.maxRelError);
-  if (mismatch) {
-    auto &[index, comparison] = *mismatch;
-    return llvm::createStringError(llvm::formatv(
-        "result #{0} differs from {1}'s: {2} of {3} elements mismatch; "
-        "first: {4}",
-        index, path, comparison.numMismatches,
-        file->outputs[index].getNumElements(), comparison.firstMismatch));
-  }
+  if (llvm::Error error =
+          compareWithFile(signature, path, file.outputs, actual, check))
+    return error;
   report.expected = std::move(check);
   return llvm::Error::success();
 }
@@ -611,15 +621,35 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
     }
     runner->keepSeed(s, inputs, std::move(expected), allowances);
   }
+  std::optional<TensorFile> given;
   if (!options.expectedFile.empty()) {
     setEvaluationStage("compare with expected");
-    if (llvm::Error error = checkAgainstFile(*signature, *runner,
-                                             options.expectedFile, report))
+    llvm::Expected<TensorFile> file = readTensorFile(options.expectedFile);
+    if (!file)
+      return llvm::createStringError("compare with expected: " +
+                                     llvm::toString(file.takeError()));
+    if (llvm::Error error = checkAgainstFile(
+            *signature, *runner, options.expectedFile, *file, report))
       return llvm::createStringError("compare with expected: " +
                                      llvm::toString(std::move(error)));
+    given = std::move(*file);
   }
   report.correct = true;
-  inputs = std::move(timedInputs);
+  // With a tensor file, the calls are timed on its inputs: the ones the
+  // other framework ran on, so a kernel whose speed depends on its data
+  // (PyTorch's ELU skips exp for vectors of positive lanes, and so does
+  // ke's) is compared on equal inputs. Other targets time their own seeds.
+  bool timesGivenInputs = given && options.getTarget().runsInProcess();
+  if (timesGivenInputs) {
+    inputs = std::move(given->inputs);
+    lastExpected = std::move(given->outputs);
+    lastAllowances.clear();
+    report.timedInputs = "expected";
+  } else {
+    inputs = std::move(timedInputs);
+    if (options.getTarget().runsInProcess())
+      report.timedInputs = describeSeed(options.seed + options.seeds - 1);
+  }
   llvm::SmallVector<uint64_t> inputSums = checksums(inputs);
   if (llvm::Error error = runner->measure(inputs, report))
     return error;
@@ -640,13 +670,17 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
     report.correct = false;
     return error;
   }
-  if (llvm::Error error = compareOutputs(*signature, afterTiming, lastExpected,
-                                         lastAllowances,
-                                         options.seed + options.seeds - 1,
-                                         report)) {
+  llvm::Error mismatch =
+      timesGivenInputs
+          ? compareWithFile(*signature, options.expectedFile, lastExpected,
+                            afterTiming, *report.expected)
+          : compareOutputs(*signature, afterTiming, lastExpected,
+                           lastAllowances, options.seed + options.seeds - 1,
+                           report);
+  if (mismatch) {
     report.correct = false;
     return llvm::createStringError("after timing: " +
-                                   llvm::toString(std::move(error)));
+                                   llvm::toString(std::move(mismatch)));
   }
   return llvm::Error::success();
 }

@@ -47,6 +47,8 @@ json::Value EvaluationReport::toJSON() const {
     object["outputs"] = outputs;
   if (!temporaries.empty())
     object["temporaries"] = temporaries;
+  if (!timedInputs.empty())
+    object["timed_inputs"] = timedInputs;
   if (!precision.empty())
     object["precision"] = precision;
   if (roundingAllowance > 0.0)
@@ -132,6 +134,7 @@ EvaluationReport::fromJSON(const json::Value &value) {
   readString("time_source", report.timeSource);
   readString("outputs", report.outputs);
   readString("temporaries", report.temporaries);
+  readString("timed_inputs", report.timedInputs);
   readString("precision", report.precision);
   readString("bound", report.bound);
   readString("not_runnable", report.notRunnable);

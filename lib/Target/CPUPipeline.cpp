@@ -85,6 +85,10 @@ constexpr llvm::StringLiteral kToLLVM =
     "reconcile-unrealized-casts";
 } // namespace
 
+/// The math ops whose approximations hold on every input.
+constexpr llvm::StringLiteral kApproximatedOps =
+    "exp,expm1,tanh,erf,erfc,log,log1p,log2";
+
 /// f32 lanes of the host's vector registers where they are 512 bits wide
 /// (AVX-512: measured faster for elementwise ops), else `vectorWidth`.
 static int64_t getHostElementwiseVectorWidth(ke::VectorRegisterFile host,
@@ -117,14 +121,19 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "ke-pads-to-copies,ke-pack-contraction-panels{{panel-width={3}},"
       "ke-tile-and-vectorize{{vector-width={1} "
       "elementwise-vector-width={4} vector-registers={5} "
-      "vector-register-bits={6}},canonicalize,cse)",
+      "vector-register-bits={6}},canonicalize,cse,ke-guard-clamped-math{7})",
       kFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
-      options.approximateMath
-          ? "ke-approximate-math{ops=exp,expm1,tanh,erf,erfc,log,log1p,log2},"
-          : "",
+      options.approximateMath ? "ke-approximate-math{ops=" +
+                                    kApproximatedOps.str() +
+                                    " keep-clamped=true},"
+                              : std::string(),
       // The register block's columns: four vectors.
       4 * static_cast<int64_t>(options.vectorWidth), elementwiseWidth,
-      registers, registerBits);
+      registers, registerBits,
+      // The clamped ops are approximated in the branch that still runs them.
+      options.approximateMath
+          ? ",ke-approximate-math{ops=" + kApproximatedOps.str() + "}"
+          : std::string());
 }
 
 LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,

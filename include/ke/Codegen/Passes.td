@@ -906,6 +906,30 @@ def KeExtractIndexOperands : Pass<"ke-extract-index-operands", "mlir::func::Func
   ];
 }
 
+def KeGuardClampedMath : Pass<"ke-guard-clamped-math", "mlir::func::FuncOp"> {
+  let summary = "Skip a costly vector math op whose lanes all sit at the "
+                "constant its operand is clamped to";
+  let description = [{
+    Front ends write ELU and SELU as `max(x, 0) + a * (exp(min(x, 0)) - 1)`,
+    so the exponential runs on every element though every `x >= 0` gives
+    `exp(0)`. PyTorch's kernels skip it for vectors of positive lanes. For a
+    vector `exp`, `log`, `tanh`, `erf`, `sin`, ... (not one-instruction ops
+    such as `sqrt`) whose operand is a select with a constant or a
+    min/max with a constant, this pass compares the operand's lanes with
+    the constant bit for bit (so `-0.0` is not taken for `0.0`) and, when
+    all match, yields the op's value at the constant, splatted (folded
+    where the op folds); otherwise the op runs as before. Correct on any
+    input; one compare, one mask test and a well-predicted branch per
+    vector where the lanes are mixed. In `ke-lower-cpu` after
+    vectorization, with `ke-approximate-math{keep-clamped=true}` before it
+    and `ke-approximate-math` after it.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
   let summary = "Replace exp, tanh, erf, log, ... by polynomial approximations";
   let description = [{
@@ -925,7 +949,11 @@ def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
   let options = [
     ListOption<"ops", "ops", "std::string",
                "Math ops to approximate, by name without the dialect "
-               "(exp, tanh, ...); all of them when empty">
+               "(exp, tanh, ...); all of them when empty">,
+    Option<"keepClamped", "keep-clamped", "bool", /*default=*/"false",
+           "Leave costly ops whose operand is clamped to a constant "
+           "(exp(min(x, 0))) for ke-guard-clamped-math to branch around "
+           "once they are vectors; a second run after it approximates them">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

@@ -53,6 +53,10 @@ struct EvaluationReport {
   /// Where the timed calls' temporaries came from: "reused" (blocks kept
   /// from the previous call) or "system" (host-JIT targets; empty elsewhere).
   std::string temporaries;
+  /// The inputs the timed calls ran on: "seed N" (ke's own, uniform in
+  /// [-1, 1)), or "expected" (a tensor file's: the inputs another framework
+  /// was timed on). Host-JIT targets; empty elsewhere.
+  std::string timedInputs;
   /// The arithmetic the kernel allowed: "ieee", or "tf32" (f32 products on
   /// TF32 tensor cores, checked with TF32's tolerance).
   std::string precision;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Codegen/ClampedMath.h"
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -101,7 +102,20 @@ struct ApproximateMathPass
       if (selected("math.erfc"))
         populatePolynomialApproximateErfcPattern(patterns);
     }
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (!keepClamped) {
+      if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+        return signalPassFailure();
+      return;
+    }
+    // Everything but the clamped ops, and what the rewrites create.
+    SmallVector<Operation *> rewritten;
+    getOperation().walk([&](Operation *op) {
+      if (!ke::isClampedCostlyMath(op))
+        rewritten.push_back(op);
+    });
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(applyOpPatternsGreedily(rewritten, std::move(patterns), config)))
       return signalPassFailure();
   }
 };

@@ -59,3 +59,21 @@ func.func @log2_denormals(%x: f32) -> f32 {
   %l = math.log2 %x : f32
   return %l : f32
 }
+
+// RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-approximate-math{ops=exp keep-clamped=true}))' | FileCheck %s --check-prefix=KEEP
+
+// keep-clamped: the exp of min(x, 0) stays for ke-guard-clamped-math; the
+// exp of x itself is approximated.
+// KEEP-LABEL: func.func @clamped_and_free_exp
+// KEEP:         %[[MIN:.*]] = arith.minimumf
+// KEEP:         math.exp %[[MIN]] : vector<8xf32>
+// KEEP-NOT:     math.exp
+// KEEP:         return
+func.func @clamped_and_free_exp(%x: vector<8xf32>) -> vector<8xf32> {
+  %zero = arith.constant dense<0.0> : vector<8xf32>
+  %min = arith.minimumf %x, %zero : vector<8xf32>
+  %clamped = math.exp %min : vector<8xf32>
+  %free = math.exp %x : vector<8xf32>
+  %sum = arith.addf %clamped, %free : vector<8xf32>
+  return %sum : vector<8xf32>
+}
