@@ -624,12 +624,8 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
 
     - every chunk's total: a reduction over the chunk (a row, so
       `ke-distribute-reductions-for-gpu` gives it a warp or a block);
-    - every chunk's offset, the combined totals of the chunks before it:
-      with at most `masked-chunks` chunks, a reduction over the chunks
-      masked with `linalg.index` (quadratic in the chunks); with more, the
-      inclusive scan of the totals, built the same way (so a long dimension
-      in short chunks takes a few levels), each chunk starting from the
-      entry of the chunk before;
+    - every chunk's offset, the combined totals of the chunks before it: a
+      reduction over the chunks, masked with `linalg.index`;
     - the scan itself: an `scf.forall` over (other dimensions, chunk),
       each thread running through its chunk from the offset and writing
       each element (a parallel loop on the GPU once bufferized and
@@ -642,10 +638,7 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
   }];
   let options = [
     Option<"chunk", "chunk", "int64_t", "128",
-           "Most elements of the scan dimension per thread">,
-    Option<"maskedChunks", "masked-chunks", "int64_t", "64",
-           "Most chunks whose offsets are a masked reduction over the "
-           "chunks; more get a scan of their totals">
+           "Most elements of the scan dimension per thread">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

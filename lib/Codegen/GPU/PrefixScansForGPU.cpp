@@ -4,11 +4,8 @@
 // writing the whole tensor (a cumsum over rows of 32768: 16 launches and
 // 48 MB of traffic each). A sequential scan per row would read it once but
 // leave most of the GPU idle. This pass splits the scan dimension into
-// chunks: the chunks' totals, their exclusive offsets, then one thread per
-// chunk runs through it from its offset. Few chunks get their offsets from
-// a reduction masked to the chunks before; many (short chunks keep a warp's
-// reads within a few cache lines: chunks of 128 made a thread's loads 512
-// bytes apart) from a scan of the totals, chunked the same way.
+// chunks: the chunks' totals and their exclusive offsets are two small
+// reductions, then one thread per chunk runs through it from its offset.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,15 +35,14 @@ constexpr int64_t kMinChunk = 16;
 class ChunkedScanBuilder {
 public:
   ChunkedScanBuilder(OpBuilder &builder, Location loc, const ScanStep &step,
-                     Value source, int64_t chunkLimit, int64_t maskedChunks)
-      : b(builder), loc(loc), step(step), source(source),
-        chunkLimit(chunkLimit), maskedChunks(maskedChunks) {
+                     Value source, int64_t chunkLength)
+      : b(builder), loc(loc), step(step), source(source) {
     type = cast<RankedTensorType>(source.getType());
     elementType = type.getElementType();
     rank = type.getRank();
     dim = step.dim;
     length = type.getDimSize(dim);
-    chunkLength = chooseChunkLength(length, chunkLimit);
+    this->chunkLength = chunkLength;
     chunks = length / chunkLength;
     // Float sums and products accumulate in f64.
     accumulatorType = elementType;
@@ -54,31 +50,14 @@ public:
         cast<FloatType>(elementType).getWidth() < 64)
       accumulatorType = b.getF64Type();
     identity = step.fill;
-    if (accumulatorType != step.fill.getType())
+    if (accumulatorType != elementType)
       identity = FloatAttr::get(accumulatorType,
                                 cast<FloatAttr>(step.fill).getValueAsDouble());
   }
 
-  /// The inclusive scan of `source` along the step's dimension.
   Value build() {
-    if (chunks == 1)
-      return buildScan(Value(), /*inclusiveOffsets=*/false);
-    Value totals = buildTotals();
-    if (chunks <= maskedChunks)
-      return buildScan(buildOffsets(totals), /*inclusiveOffsets=*/false);
-    // The totals' own inclusive scan: chunk c starts from entry c - 1.
-    ChunkedScanBuilder totalsScan(b, loc, step, totals, chunkLimit,
-                                  maskedChunks);
-    return buildScan(totalsScan.build(), /*inclusiveOffsets=*/true);
-  }
-
-  /// The largest divisor of `length` of at most `limit`, if at least
-  /// kMinChunk; else the whole length (one chunk).
-  static int64_t chooseChunkLength(int64_t length, int64_t limit) {
-    for (int64_t size = std::min(limit, length); size >= kMinChunk; --size)
-      if (length % size == 0)
-        return size;
-    return length;
+    Value offsets = chunks > 1 ? buildOffsets(buildTotals()) : Value();
+    return buildScan(offsets);
   }
 
 private:
@@ -196,31 +175,8 @@ private:
         });
   }
 
-  /// The value chunk `ivs[dim]` starts from: the identity without
-  /// offsets, `offsets` at the chunk, or, when `inclusive` (the totals'
-  /// inclusive scan), at the chunk before (the identity for the first).
-  Value getStart(Value offsets, bool inclusive, ArrayRef<Value> ivs) {
-    Value neutral = arith::ConstantOp::create(b, loc, identity);
-    if (!offsets)
-      return neutral;
-    if (!inclusive)
-      return tensor::ExtractOp::create(b, loc, offsets, ivs);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value first = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::eq, ivs[dim],
-        arith::ConstantIndexOp::create(b, loc, 0));
-    // Chunk 0 reads entry 0 too (in bounds), then takes the identity.
-    Value before = arith::SelectOp::create(
-        b, loc, first, ivs[dim],
-        arith::SubIOp::create(b, loc, ivs[dim], one));
-    SmallVector<Value> indices(ivs);
-    indices[dim] = before;
-    Value previous = tensor::ExtractOp::create(b, loc, offsets, indices);
-    return arith::SelectOp::create(b, loc, first, neutral, previous);
-  }
-
   /// One thread per (other dimensions, chunk) running through the chunk.
-  Value buildScan(Value offsets, bool inclusiveOffsets) {
+  Value buildScan(Value offsets) {
     SmallVector<int64_t> bounds = replaceScanDim({chunks});
     SmallVector<OpFoldResult> lower, upper, steps;
     for (int64_t bound : bounds) {
@@ -246,7 +202,9 @@ private:
     }
     Value slice = tensor::ExtractSliceOp::create(b, loc, shared, sliceOffsets,
                                                  sliceSizes, sliceStrides);
-    Value initial = getStart(offsets, inclusiveOffsets, ivs);
+    Value initial =
+        offsets ? tensor::ExtractOp::create(b, loc, offsets, ivs).getResult()
+                : arith::ConstantOp::create(b, loc, identity).getResult();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     auto loop = scf::ForOp::create(
         b, loc, zero, arith::ConstantIndexOp::create(b, loc, chunkLength),
@@ -284,30 +242,39 @@ private:
   RankedTensorType type;
   Type elementType, accumulatorType;
   TypedAttr identity;
-  int64_t chunkLimit = 0, maskedChunks = 0;
   int64_t rank = 0, dim = 0, length = 0, chunkLength = 0, chunks = 0;
 };
+
+/// The largest divisor of `length` of at most `limit`, if at least
+/// kMinChunk; else the whole length (one chunk).
+int64_t chooseChunkLength(int64_t length, int64_t limit) {
+  for (int64_t size = std::min(limit, length); size >= kMinChunk; --size)
+    if (length % size == 0)
+      return size;
+  return length;
+}
 
 struct PrefixScansForGPUPass
     : ke::impl::KePrefixScansForGPUBase<PrefixScansForGPUPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    if (chunk < 1 || maskedChunks < 1) {
+    if (chunk < 1) {
       getOperation().emitError()
-          << "ke-prefix-scans-for-gpu: chunk and masked-chunks must be "
-             "positive, got "
-          << static_cast<int64_t>(chunk) << " and "
-          << static_cast<int64_t>(maskedChunks);
+          << "ke-prefix-scans-for-gpu: chunk must be positive, got "
+          << static_cast<int64_t>(chunk);
       return signalPassFailure();
     }
     IRRewriter rewriter(&getContext());
     for (SmallVector<ScanStep> &chain :
          ke::findPrefixScanChains(getOperation())) {
       Value source = ke::getScannedTensor(chain);
+      int64_t length =
+          cast<RankedTensorType>(source.getType()).getDimSize(chain.front().dim);
       rewriter.setInsertionPoint(chain.back().op);
       ChunkedScanBuilder builder(rewriter, chain.back().op.getLoc(),
-                                 chain.front(), source, chunk, maskedChunks);
+                                 chain.front(), source,
+                                 chooseChunkLength(length, chunk));
       ke::replaceScanChain(rewriter, chain, builder.build());
     }
   }

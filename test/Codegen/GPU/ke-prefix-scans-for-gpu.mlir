@@ -1,11 +1,8 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-prefix-scans-for-gpu{chunk=16}))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-prefix-scans-for-gpu{chunk=64}))' | FileCheck %s --check-prefix=ONE
-// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-prefix-scans-for-gpu{chunk=16 masked-chunks=2}))' | FileCheck %s --check-prefix=NESTED
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-prefix-scans-for-gpu{chunk=0}))' 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-prefix-scans-for-gpu{masked-chunks=0}))' 2>&1 | FileCheck %s --check-prefix=BAD-MASKED
 
-// BAD: ke-prefix-scans-for-gpu: chunk and masked-chunks must be positive, got 0 and 64
-// BAD-MASKED: ke-prefix-scans-for-gpu: chunk and masked-chunks must be positive, got 128 and 0
+// BAD: ke-prefix-scans-for-gpu: chunk must be positive, got 0
 
 // A cumsum over rows of 64 as torch-mlir writes it: six log-step steps
 // (shifts 1 to 32). With chunks of 16: each row's 4 chunk totals (a
@@ -44,25 +41,6 @@
 // ONE:         scf.forall (%{{.*}}, %{{.*}}) in (4, 1)
 // ONE:           scf.for {{.*}} to %c64
 // ONE-NOT:     tensor.concat
-// More chunks (4) than masked-chunks (2): the offsets come from the
-// totals' own scan (4 per row: one chunk, a thread per row, in f64 already),
-// and chunk c starts from its entry c - 1, chunk 0 from 0. No masked
-// reduction over the chunks.
-// NESTED-LABEL: func.func @cumsum
-// NESTED:         %[[TOTALS:.*]] = linalg.generic {{.*}}ins(%{{.*}} : tensor<4x4x16xf32>) outs(%{{.*}} : tensor<4x4xf64>)
-// NESTED-NOT:     linalg.index
-// NESTED:         %[[SCANNED:.*]] = scf.forall (%[[R:.*]], %[[C:.*]]) in (4, 1) shared_outs(%{{.*}}) -> (tensor<4x4xf64>)
-// NESTED:           scf.for {{.*}} to %c4{{.*}} -> (f64, tensor<1x4xf64>)
-// NESTED:             tensor.extract %[[TOTALS]]
-// NESTED-NOT:         arith.extf
-// NESTED:             arith.addf {{.*}} : f64
-// NESTED:         scf.forall (%[[ROW:.*]], %[[CHUNK:.*]]) in (4, 4) shared_outs(%{{.*}}) -> (tensor<4x64xf32>)
-// NESTED:           %[[FIRST:.*]] = arith.cmpi eq, %[[CHUNK]], %c0
-// NESTED:           %[[PRIOR:.*]] = arith.subi %[[CHUNK]], %c1
-// NESTED:           %[[BEFORE:.*]] = arith.select %[[FIRST]], %[[CHUNK]], %[[PRIOR]]
-// NESTED:           %[[PREVIOUS:.*]] = tensor.extract %[[SCANNED]][%[[ROW]], %[[BEFORE]]]
-// NESTED:           %[[FROM:.*]] = arith.select %[[FIRST]], %{{.*}}, %[[PREVIOUS]] : f64
-// NESTED:           scf.for {{.*}} to %c16{{.*}} iter_args(%{{.*}} = %[[FROM]], %{{.*}}) -> (f64, tensor<1x16xf32>)
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @cumsum(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %e = tensor.empty() : tensor<4x64xf32>
