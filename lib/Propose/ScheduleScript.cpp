@@ -190,9 +190,16 @@ Schedule::renderTransformScript(llvm::ArrayRef<OpShape> shapes) const {
   os << "    %func = transform.structured.match ops{[\"func.func\"]} in %root "
         ": (!transform.any_op) -> !transform.any_op\n";
   detail::renderFunctionCleanup(os, "%func");
-  os << (approximateMath
+  // Every candidate gets the default lowering's clamped-math guard (ELU's
+  // exp(min(x, 0)) skipped on vectors of positive lanes), so the search
+  // compares schedules, not the guard's presence; after vectorization and
+  // before the approximations, as in ke-lower-cpu.
+  os << "    %guarded = transform.apply_registered_pass "
+        "\"ke-guard-clamped-math\" to %func : (!transform.any_op) -> "
+        "!transform.any_op\n"
+     << (approximateMath
              ? "    %approximated = transform.apply_registered_pass "
-               "\"ke-approximate-math\" to %func : (!transform.any_op) -> "
+               "\"ke-approximate-math\" to %guarded : (!transform.any_op) -> "
                "!transform.any_op\n"
              : "")
      << "    transform.yield\n"

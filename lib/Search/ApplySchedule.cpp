@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/KeDialect.h"
 #include "ke/Propose/Schedule.h"
 #include "ke/Search/Passes.h"
 

@@ -293,9 +293,11 @@ def KeApplySchedule : Pass<"ke-apply-schedule", "mlir::func::FuncOp"> {
            "Print the rendered transform script to stderr">
   ];
   let dependentDialects = [
-    "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect",
-    "::mlir::transform::TransformDialect"
+    // ke: the script's matches name ke.op_id, and functions run in parallel
+    // (a dialect loaded from a thread while another parses crashed).
+    "::ke::KeDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect", "::mlir::transform::TransformDialect"
   ];
 }
 
