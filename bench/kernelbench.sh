@@ -29,6 +29,7 @@
 # ke-run checks it against PyTorch and times it on PyTorch's own inputs
 # (KernelBench draws them with torch.rand, in [0, 1); ke's seeds are in
 # [-1, 1), and a kernel's speed can depend on the signs, as ELU's does).
+# A problem with a tensor file is also searched on it (ke-evolve inputs=).
 # --resume keeps OUT's rows of problems already done and runs the others,
 # continuing searches that were cut off from their databases.
 # On a GPU host, --target nvgpu runs the search from the release archive:
@@ -129,6 +130,9 @@ run_problem() {
       "$src" > /dev/null 2>&1
     [ -f "$own_tensors" ] && expected=(--expected "$own_tensors")
   fi
+  # The search chooses on the same inputs (ke-evolve inputs=FILE).
+  evolve_inputs=""
+  [ ${#expected[@]} -gt 0 ] && evolve_inputs=" inputs=${expected[1]}"
   echo "== $name" >&2
   default=$(timeout 900 "$bin/ke-run" "$src" --json --threads "$threads" --timeout 600 \
     "${expected[@]}" 2>/dev/null | tail -1)
@@ -140,7 +144,7 @@ run_problem() {
     rm -f "$out/db/$name.db"*
   fi
   start=$(date +%s)
-  timeout 3600 "$bin/ke-opt" "$src" --ke-evolve="budget=$budget threads=$threads db=$out/db/$name.db resume=$continue_search" \
+  timeout 3600 "$bin/ke-opt" "$src" --ke-evolve="budget=$budget threads=$threads db=$out/db/$name.db resume=$continue_search$evolve_inputs" \
     -o "$out/$name.best.mlir" 2> "$out/$name.evolve.txt"
   evolve_status=$?
   seconds=$(( $(date +%s) - start ))

@@ -113,6 +113,8 @@ std::vector<std::string> SubprocessEvaluator::buildArguments(
     arguments.push_back("--profile");
   if (!options.referenceCache.empty())
     arguments.push_back("--reference-cache=" + options.referenceCache);
+  if (!options.expectedFile.empty())
+    arguments.push_back("--expected=" + options.expectedFile);
   return arguments;
 }
 

@@ -222,6 +222,13 @@ void EvolvePass::runOnOperation() {
   }
   if (!finiteAtLeast(minTime, 0))
     return outOfRange("min-time", minTime, ">= 0 seconds");
+  if (!inputs.empty() && !llvm::sys::fs::is_regular_file(inputs.getValue())) {
+    module.emitError() << "ke-evolve: inputs=" << inputs
+                       << " is not a file (a ke tensor file: ke-import "
+                          "writes one, and bench/kernelbench_torch.py "
+                          "--tensors)";
+    return signalPassFailure();
+  }
   if (proposer == "file" && proposals.empty()) {
     module.emitError() << "ke-evolve: proposer=file needs proposals=<file>";
     return signalPassFailure();
@@ -322,6 +329,7 @@ void EvolvePass::runOnOperation() {
   options.seed = seed;
   options.seeds = seeds;
   options.minTime = minTime;
+  options.inputs = inputs;
   options.evalTimeout = evalTimeout;
   options.memoryLimit = effectiveMemoryLimit;
   options.profile = profile;

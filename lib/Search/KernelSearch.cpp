@@ -266,6 +266,7 @@ LogicalResult KernelSearch::run() {
   // The reference runs once per seed for the whole search, not per candidate.
   evaluatorOptions.referenceCache = workDirectory + "/reference-cache";
   evaluatorOptions.target = target;
+  evaluatorOptions.expectedFile = inputs;
   evaluatorOptions.profile =
       profile == "on" || (profile == "auto" && resources.llmSession != nullptr);
   std::unique_ptr<eval::Evaluator> evaluatorOwner =

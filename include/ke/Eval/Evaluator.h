@@ -56,6 +56,9 @@ struct SubprocessEvaluatorOptions {
   std::string referenceCache;
   /// ke-run --profile: region shares and counters in the diagnosis.
   bool profile = false;
+  /// ke-run --expected: a tensor file every evaluation is also checked
+  /// against and timed on (empty: none).
+  std::string expectedFile;
   std::string target = "cpu"; ///< ke-run --target
 };
 

@@ -52,6 +52,8 @@ struct KernelSearchOptions {
   std::string keRun;         ///< the ke-run executable
   std::string workDirectory; ///< candidates' files, the reference cache
   std::string executor = "local"; ///< local | slurm
+  /// A tensor file every evaluation is checked against and timed on.
+  std::string inputs;
   std::string slurmArgs;          ///< extra srun arguments
 };
 

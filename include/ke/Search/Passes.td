@@ -165,6 +165,12 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
            "workers x this must fit the machine, the default shrinks to fit)">,
     Option<"minTime", "min-time", "double", /*default=*/"0.1",
            "Seconds of timed runs per candidate">,
+    Option<"inputs", "inputs", "std::string", /*default=*/"\"\"",
+           "A ke tensor file (ke-run --expected) for a module of one "
+           "kernel: every evaluation, the floor's and the confirmation's "
+           "included, is also checked against its outputs and timed on its "
+           "inputs, the ones the user's framework runs on, so a kernel "
+           "whose speed depends on its data is chosen on that data">,
     Option<"keRunPath", "ke-run", "std::string", /*default=*/"\"\"",
            "The ke-run executable (default: $KE_RUN, next to ke-opt, PATH)">,
     Option<"skills", "skills", "bool", /*default=*/"true",
