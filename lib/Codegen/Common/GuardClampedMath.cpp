@@ -30,14 +30,9 @@ using namespace mlir;
 namespace {
 /// The float a constant operand holds: a scalar, or a splat vector.
 std::optional<APFloat> getConstantFloat(Value value) {
-  Attribute attribute;
-  if (!matchPattern(value, m_Constant(&attribute)))
-    return std::nullopt;
-  if (auto number = dyn_cast<FloatAttr>(attribute))
-    return number.getValue();
-  if (auto splat = dyn_cast<SplatElementsAttr>(attribute))
-    if (isa<FloatType>(splat.getElementType()))
-      return splat.getSplatValue<APFloat>();
+  APFloat number(0.0);
+  if (matchPattern(value, m_ConstantFloat(&number)))
+    return number;
   return std::nullopt;
 }
 

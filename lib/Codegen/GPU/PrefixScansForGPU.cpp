@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ke {
@@ -175,6 +177,19 @@ private:
         });
   }
 
+  /// Elements a thread reads and writes at once: up to 64 bytes (four
+  /// 128-bit loads in flight) along an innermost scan dimension
+  /// (contiguous), else one.
+  int64_t getVectorWidth() const {
+    if (dim != rank - 1 || !elementType.isIntOrFloat())
+      return 1;
+    int64_t width = std::max<int64_t>(
+        1, 512 / std::max<int64_t>(8, elementType.getIntOrFloatBitWidth()));
+    while (width > 1 && chunkLength % width != 0)
+      width /= 2;
+    return width;
+  }
+
   /// One thread per (other dimensions, chunk) running through the chunk.
   Value buildScan(Value offsets) {
     SmallVector<int64_t> bounds = replaceScanDim({chunks});
@@ -206,25 +221,55 @@ private:
         offsets ? tensor::ExtractOp::create(b, loc, offsets, ivs).getResult()
                 : arith::ConstantOp::create(b, loc, identity).getResult();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    int64_t width = getVectorWidth();
     auto loop = scf::ForOp::create(
         b, loc, zero, arith::ConstantIndexOp::create(b, loc, chunkLength),
-        arith::ConstantIndexOp::create(b, loc, 1), ValueRange{initial, slice},
+        arith::ConstantIndexOp::create(b, loc, width),
+        ValueRange{initial, slice},
         [&](OpBuilder &nested, Location nestedLoc, Value k,
             ValueRange carried) {
           SmallVector<Value> sourceIndices(ivs.begin(), ivs.end());
           sourceIndices[dim] =
               arith::AddIOp::create(nested, nestedLoc, start, k);
-          Value element = toAccumulator(
-              nested, nestedLoc,
-              tensor::ExtractOp::create(nested, nestedLoc, source,
-                                        sourceIndices));
-          Value running = ke::combineScanValues(nested, nestedLoc, step,
-                                                carried[0], element);
           SmallVector<Value> sliceIndices(rank, zero);
           sliceIndices[dim] = k;
-          Value written = tensor::InsertOp::create(
-              nested, nestedLoc, toElement(nested, nestedLoc, running),
-              carried[1], sliceIndices);
+          Value running = carried[0], written = carried[1];
+          if (width == 1) {
+            Value element = tensor::ExtractOp::create(nested, nestedLoc,
+                                                      source, sourceIndices);
+            running = ke::combineScanValues(
+                nested, nestedLoc, step, running,
+                toAccumulator(nested, nestedLoc, element));
+            written = tensor::InsertOp::create(
+                nested, nestedLoc, toElement(nested, nestedLoc, running),
+                written, sliceIndices);
+          } else {
+            // `width` elements read and written at once: the thread's next
+            // loads no longer wait for its stores (which may alias them),
+            // and the loads are 128-bit.
+            auto vectorType = VectorType::get({width}, elementType);
+            Value padding =
+                arith::ConstantOp::create(nested, nestedLoc, step.fill);
+            Value elements = vector::TransferReadOp::create(
+                nested, nestedLoc, vectorType, source, sourceIndices,
+                padding, ArrayRef<bool>{true});
+            Value results = ub::PoisonOp::create(nested, nestedLoc,
+                                                 vectorType);
+            for (int64_t lane = 0; lane < width; ++lane) {
+              Value element = vector::ExtractOp::create(nested, nestedLoc,
+                                                        elements, lane);
+              running = ke::combineScanValues(
+                  nested, nestedLoc, step, running,
+                  toAccumulator(nested, nestedLoc, element));
+              results = vector::InsertOp::create(
+                  nested, nestedLoc, toElement(nested, nestedLoc, running),
+                  results, lane);
+            }
+            written = vector::TransferWriteOp::create(
+                          nested, nestedLoc, results, written, sliceIndices,
+                          ArrayRef<bool>{true})
+                          .getResult();
+          }
           scf::YieldOp::create(nested, nestedLoc,
                                ValueRange{running, written});
         });

@@ -24,13 +24,19 @@
 // CHECK:           %[[START:.*]] = arith.muli %[[CHUNK]], %c16
 // CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], %[[START]]] [1, 16] [1, 1]
 // CHECK:           %[[FROM:.*]] = tensor.extract %[[OFFSETS]][%[[ROW]], %[[CHUNK]]]
-// CHECK:           %[[RESULT:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c16{{.*}} iter_args(%[[RUNNING:.*]] = %[[FROM]], %[[ACC:.*]] = %[[SLICE]]) -> (f64, tensor<1x16xf32>)
+// Sixteen elements (64 bytes) read at once, scanned one by one, written at
+// once.
+// CHECK:           %[[RESULT:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c16{{.*}} step %c16{{.*}} iter_args(%[[RUNNING:.*]] = %[[FROM]], %[[ACC:.*]] = %[[SLICE]]) -> (f64, tensor<1x16xf32>)
 // CHECK:             %[[AT:.*]] = arith.addi %[[START]], %[[K]]
-// CHECK:             %[[V:.*]] = tensor.extract %arg0[%[[ROW]], %[[AT]]]
-// CHECK:             %[[W:.*]] = arith.extf %[[V]]
+// CHECK:             %[[V:.*]] = vector.transfer_read %arg0[%[[ROW]], %[[AT]]], %{{.*}} {in_bounds = [true]} : tensor<4x64xf32>, vector<16xf32>
+// CHECK:             %[[V0:.*]] = vector.extract %[[V]][0]
+// CHECK:             %[[W:.*]] = arith.extf %[[V0]]
 // CHECK:             %[[NEXT:.*]] = arith.addf %[[RUNNING]], %[[W]] : f64
 // CHECK:             %[[T:.*]] = arith.truncf %[[NEXT]]
-// CHECK:             tensor.insert %[[T]] into %[[ACC]][%c0, %[[K]]]
+// CHECK:             vector.insert %[[T]], %{{.*}} [0]
+// CHECK:             vector.extract %[[V]][15]
+// CHECK:             %[[ROW_OUT:.*]] = vector.insert %{{.*}} [15]
+// CHECK:             vector.transfer_write %[[ROW_OUT]], %[[ACC]][%c0, %[[K]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x16xf32>
 // CHECK:           tensor.parallel_insert_slice %[[RESULT]]#1 into %[[OUT]][%[[ROW]], %[[START]]] [1, 16] [1, 1]
 // CHECK-NOT:     tensor.concat
 // CHECK-NOT:     linalg.generic
