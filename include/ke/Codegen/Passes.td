@@ -629,10 +629,9 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
     - the scan itself: an `scf.forall` over (other dimensions, chunk),
       each thread running through its chunk from the offset and writing
       each element (a parallel loop on the GPU once bufferized and
-      converted by `scf-forall-to-parallel`). Along an innermost dimension
-      a thread reads and writes up to 64 bytes at a time
-      (`vector.transfer_read`/`write`), so its loads are not held behind
-      its stores, which may alias them.
+      converted by `scf-forall-to-parallel`). A thread reads 64 bytes of
+      its chunk before it writes them, so its loads are not held behind its
+      stores, which may alias them.
 
     Float sums and products run in f64 (totals, offsets and the running
     value), so the result is closer to the exact scan than the log-step
@@ -646,9 +645,7 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect",
-                           "::mlir::ub::UBDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def KeConstantsToDeviceForGPU : Pass<"ke-constants-to-device-for-gpu", "mlir::func::FuncOp"> {

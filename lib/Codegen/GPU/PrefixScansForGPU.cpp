@@ -17,8 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ke {
@@ -177,11 +175,10 @@ private:
         });
   }
 
-  /// Elements a thread reads and writes at once: up to 64 bytes (four
-  /// 128-bit loads in flight) along an innermost scan dimension
-  /// (contiguous), else one.
-  int64_t getVectorWidth() const {
-    if (dim != rank - 1 || !elementType.isIntOrFloat())
+  /// Elements a thread reads before it writes them: 64 bytes' worth (the
+  /// largest such divisor of the chunk).
+  int64_t getBatchLength() const {
+    if (!elementType.isIntOrFloat())
       return 1;
     int64_t width = std::max<int64_t>(
         1, 512 / std::max<int64_t>(8, elementType.getIntOrFloatBitWidth()));
@@ -221,7 +218,7 @@ private:
         offsets ? tensor::ExtractOp::create(b, loc, offsets, ivs).getResult()
                 : arith::ConstantOp::create(b, loc, identity).getResult();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    int64_t width = getVectorWidth();
+    int64_t width = getBatchLength();
     auto loop = scf::ForOp::create(
         b, loc, zero, arith::ConstantIndexOp::create(b, loc, chunkLength),
         arith::ConstantIndexOp::create(b, loc, width),
@@ -234,41 +231,30 @@ private:
           SmallVector<Value> sliceIndices(rank, zero);
           sliceIndices[dim] = k;
           Value running = carried[0], written = carried[1];
-          if (width == 1) {
-            Value element = tensor::ExtractOp::create(nested, nestedLoc,
-                                                      source, sourceIndices);
+          // `width` elements read before any is written: the thread's loads
+          // are then not held behind its stores (which may alias them).
+          SmallVector<Value> elements;
+          for (int64_t lane = 0; lane < width; ++lane) {
+            SmallVector<Value> at(sourceIndices);
+            if (lane)
+              at[dim] = arith::AddIOp::create(
+                  nested, nestedLoc, at[dim],
+                  arith::ConstantIndexOp::create(nested, nestedLoc, lane));
+            elements.push_back(
+                tensor::ExtractOp::create(nested, nestedLoc, source, at));
+          }
+          for (auto [lane, element] : llvm::enumerate(elements)) {
             running = ke::combineScanValues(
                 nested, nestedLoc, step, running,
                 toAccumulator(nested, nestedLoc, element));
+            SmallVector<Value> at(sliceIndices);
+            if (lane)
+              at[dim] = arith::AddIOp::create(
+                  nested, nestedLoc, at[dim],
+                  arith::ConstantIndexOp::create(nested, nestedLoc, lane));
             written = tensor::InsertOp::create(
                 nested, nestedLoc, toElement(nested, nestedLoc, running),
-                written, sliceIndices);
-          } else {
-            // `width` elements read and written at once: the thread's next
-            // loads no longer wait for its stores (which may alias them),
-            // and the loads are 128-bit.
-            auto vectorType = VectorType::get({width}, elementType);
-            Value padding =
-                arith::ConstantOp::create(nested, nestedLoc, step.fill);
-            Value elements = vector::TransferReadOp::create(
-                nested, nestedLoc, vectorType, source, sourceIndices,
-                padding, ArrayRef<bool>{true});
-            Value results = ub::PoisonOp::create(nested, nestedLoc,
-                                                 vectorType);
-            for (int64_t lane = 0; lane < width; ++lane) {
-              Value element = vector::ExtractOp::create(nested, nestedLoc,
-                                                        elements, lane);
-              running = ke::combineScanValues(
-                  nested, nestedLoc, step, running,
-                  toAccumulator(nested, nestedLoc, element));
-              results = vector::InsertOp::create(
-                  nested, nestedLoc, toElement(nested, nestedLoc, running),
-                  results, lane);
-            }
-            written = vector::TransferWriteOp::create(
-                          nested, nestedLoc, results, written, sliceIndices,
-                          ArrayRef<bool>{true})
-                          .getResult();
+                written, at);
           }
           scf::YieldOp::create(nested, nestedLoc,
                                ValueRange{running, written});

@@ -24,19 +24,18 @@
 // CHECK:           %[[START:.*]] = arith.muli %[[CHUNK]], %c16
 // CHECK:           %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][%[[ROW]], %[[START]]] [1, 16] [1, 1]
 // CHECK:           %[[FROM:.*]] = tensor.extract %[[OFFSETS]][%[[ROW]], %[[CHUNK]]]
-// Sixteen elements (64 bytes) read at once, scanned one by one, written at
-// once.
+// Sixteen elements (64 bytes) read before any is written, then scanned and
+// written one by one.
 // CHECK:           %[[RESULT:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c16{{.*}} step %c16{{.*}} iter_args(%[[RUNNING:.*]] = %[[FROM]], %[[ACC:.*]] = %[[SLICE]]) -> (f64, tensor<1x16xf32>)
 // CHECK:             %[[AT:.*]] = arith.addi %[[START]], %[[K]]
-// CHECK:             %[[V:.*]] = vector.transfer_read %arg0[%[[ROW]], %[[AT]]], %{{.*}} {in_bounds = [true]} : tensor<4x64xf32>, vector<16xf32>
-// CHECK:             %[[V0:.*]] = vector.extract %[[V]][0]
-// CHECK:             %[[W:.*]] = arith.extf %[[V0]]
+// CHECK:             %[[V:.*]] = tensor.extract %arg0[%[[ROW]], %[[AT]]]
+// CHECK-COUNT-15:    tensor.extract %arg0
+// CHECK-NOT:         tensor.insert
+// CHECK:             %[[W:.*]] = arith.extf %[[V]]
 // CHECK:             %[[NEXT:.*]] = arith.addf %[[RUNNING]], %[[W]] : f64
 // CHECK:             %[[T:.*]] = arith.truncf %[[NEXT]]
-// CHECK:             vector.insert %[[T]], %{{.*}} [0]
-// CHECK:             vector.extract %[[V]][15]
-// CHECK:             %[[ROW_OUT:.*]] = vector.insert %{{.*}} [15]
-// CHECK:             vector.transfer_write %[[ROW_OUT]], %[[ACC]][%c0, %[[K]]] {in_bounds = [true]} : vector<16xf32>, tensor<1x16xf32>
+// CHECK:             tensor.insert %[[T]] into %[[ACC]][%c0, %[[K]]]
+// CHECK-COUNT-15:    tensor.insert
 // CHECK:           tensor.parallel_insert_slice %[[RESULT]]#1 into %[[OUT]][%[[ROW]], %[[START]]] [1, 16] [1, 1]
 // CHECK-NOT:     tensor.concat
 // CHECK-NOT:     linalg.generic
