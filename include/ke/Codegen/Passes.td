@@ -639,8 +639,10 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
     is one chunk (one thread per row: correct, slow).
   }];
   let options = [
-    Option<"chunk", "chunk", "int64_t", "128",
-           "Most elements of the scan dimension per thread">
+    Option<"chunk", "chunk", "int64_t", "256",
+           "Most elements of the scan dimension per thread (256: on an H200, "
+           "KernelBench's scans over rows of 32768 ran 1.05-1.6x faster "
+           "than with 128 and 1.2-1.8x faster than with 64)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
