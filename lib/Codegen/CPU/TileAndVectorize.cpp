@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Codegen/TileAndVectorize.h"
+#include "ke/Codegen/FilterPanels.h"
 #include "ke/Codegen/LoopInterchange.h"
 #include "ke/Codegen/Passes.h"
 #include "ke/Codegen/ReductionLoops.h"
@@ -1058,10 +1059,13 @@ tileAndFuseInitializers(RewriterBase &rewriter, linalg::LinalgOp op,
 /// stay in cache while one block of B's columns is swept down them) with the
 /// fill of its output fused, then its reduction loops inside them, the tile
 /// vectorized and its accumulators kept in registers across the reduction.
+/// Ops it creates that still need their own schedule (a convolution filter's
+/// packing into panels) are appended to `scheduleLater`.
 void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
                  ArrayRef<int64_t> registerTile,
                  const std::optional<ContractionBlock> &contraction,
-                 bool namedContraction) {
+                 bool namedContraction,
+                 SmallVectorImpl<linalg::LinalgOp> &scheduleLater) {
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> parallelTile(registerTile), reductionTile(registerTile);
   for (unsigned loop = 0; loop < registerTile.size(); ++loop) {
@@ -1084,8 +1088,27 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
     }
     options.setInterchange(order);
   }
+  // A convolution's filter in panels of its block's output channels: each
+  // reduction step reads the next 64 bytes of one array instead of a new
+  // cache line F channels on.
+  std::optional<ke::FilterPanels> panels;
+  std::optional<ChannelsLastLoops> convolutionLoops =
+      getChannelsLastLoops(op, op.getStaticLoopRanges());
+  if (!contraction && convolutionLoops &&
+      !isa<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
+    panels = ke::packFilterIntoPanels(
+        rewriter, op, registerTile[convolutionLoops->channelLoop]);
+  }
   FailureOr<FusedTiling> blocks =
       tileAndFuseInitializers(rewriter, op, options);
+  if (panels && (failed(blocks) ||
+                 failed(ke::readFilterFromPanel(rewriter, blocks->tiled,
+                                                *panels)))) {
+    rewriter.eraseOp(panels->packing);
+    panels.reset();
+  }
+  if (panels)
+    scheduleLater.push_back(panels->packing);
   if (failed(blocks))
     return;
   scf::SCFTilingOptions reductionOptions;
@@ -1730,10 +1753,15 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   }
 
   if (blocked) {
-    tileBlocked(rewriter, op, registerTile, contraction, namedContraction);
+    SmallVector<linalg::LinalgOp> filterPackings;
+    tileBlocked(rewriter, op, registerTile, contraction, namedContraction,
+                filterPackings);
     // Inside the thread chunk now: tiled and vectorized without threads.
     for (linalg::LinalgOp producer : inputProducers)
       tileAndVectorizeOp(rewriter, producer, vectorWidth, registers);
+    // Outside the threads' loop where the filter is: threads of their own.
+    for (linalg::LinalgOp packing : filterPackings)
+      tileAndVectorizeOp(rewriter, packing, vectorWidth, registers);
     return;
   }
   scf::SCFTilingOptions options;

@@ -56,6 +56,14 @@
 // AVX2:         vector.transfer_read {{.*}} : tensor<1x1x6x16xf32>, vector<1x6x16xf32>
 // AVX2:         tensor.extract_slice %{{.*}}[0, 0, 30, 0] [1, 1, 4, 16]
 // AVX2:         vector.transfer_read {{.*}} : tensor<1x1x4x16xf32>, vector<1x4x16xf32>
+// AVX2-LABEL: func.func @conv_filter_panels
+// AVX2:         %[[SPLIT:.*]] = tensor.expand_shape %arg1 {{\[}}[0], [1], [2], [3, 4]] output_shape [3, 3, 16, 2, 32]
+// AVX2:         %[[PANELS:.*]] = scf.for {{.*}} -> (tensor<2x3x3x16x32xf32>)
+// AVX2:           tensor.extract_slice %[[SPLIT]]
+// AVX2:         scf.forall
+// AVX2:           %[[PANEL:.*]] = affine.apply #{{.*}}(%[[CHANNELS:.*]])
+// AVX2:           vector.transfer_read %[[PANELS]][%[[PANEL]], {{.*}}], {{.*}} : tensor<2x3x3x16x32xf32>, vector<1x1x32xf32>
+// AVX2-NOT:       vector.transfer_read %arg1
 // AVX2-LABEL: func.func @conv_ndhwc
 
 // Matmul: a register block of 4 rows (all of them) by 32 columns (4
@@ -392,6 +400,19 @@ func.func @conv_nhwc_34_wide(%x: tensor<1x1x38x64xf32>, %w: tensor<1x5x64x16xf32
   %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
       ins(%x, %w : tensor<1x1x38x64xf32>, tensor<1x5x64x16xf32>) outs(%init : tensor<1x1x34x16xf32>) -> tensor<1x1x34x16xf32>
   return %r : tensor<1x1x34x16xf32>
+}
+
+// -----
+
+// A channels-last convolution's filter is packed into panels of its tile's
+// channels ([3, 3, 16, 64] -> [2, 3, 3, 16, 32]) once, outside the threads'
+// loop, and every tile reads its panel: one contiguous array per channel
+// block instead of a short row F channels apart per reduction step.
+// (Its checks are with the other AVX2 ones, at the top of this file.)
+func.func @conv_filter_panels(%x: tensor<2x34x34x16xf32>, %w: tensor<3x3x16x64xf32>, %init: tensor<2x32x32x64xf32>) -> tensor<2x32x32x64xf32> {
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %w : tensor<2x34x34x16xf32>, tensor<3x3x16x64xf32>) outs(%init : tensor<2x32x32x64xf32>) -> tensor<2x32x32x64xf32>
+  return %r : tensor<2x32x32x64xf32>
 }
 
 // -----
