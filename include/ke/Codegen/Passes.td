@@ -1175,6 +1175,44 @@ def KePadsToCopies : Pass<"ke-pads-to-copies", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeSinkTransposesThroughInserts
+    : Pass<"ke-sink-transposes-through-inserts", "mlir::func::FuncOp"> {
+  let summary = "Insert channels-last pieces of a result, then transpose it once";
+  let description = [{
+    On tensors, after `ke-convolutions-to-channels-last`. A convolution
+    computed in pieces (a transposed convolution's output phases from
+    `ke-decompose-transposed-convolutions`, a grouped convolution's groups)
+    is transposed back to channels-first piece by piece, each piece inserted
+    into the output with `tensor.insert_slice`; for a stride-2 phase the
+    transposing copy stores to every other element of the NCHW output. This
+    pass rewrites
+
+    ```
+    insert_slice(copy(x), dest)  ->  copy(insert_slice(x, dest'))
+    ```
+
+    where `copy` is a `linalg.generic` that only permutes dimensions (one
+    input read through a permutation, written in order) and `dest` is a
+    `tensor.empty` (`dest'` then an empty tensor in `x`'s layout) or the
+    same copy of a value read only there (`dest'` that value). The first
+    piece's insert starts a chain of inserts in `x`'s layout, each later
+    piece extends it, and one copy of the whole result is left at its end,
+    which elementwise fusion merges with the ops after it. Offsets, sizes
+    and strides are permuted with the dimensions; rank-reducing inserts and
+    other destinations are left alone. Only where the result is read by
+    elementwise ops alone (followed through the elementwise ops that read
+    them) or returned: fused into a reduction over the channels (a
+    softmax's max), the permuted read ran scalar (KernelBench's
+    ConvTranspose3d + Softmax + Sigmoid, 10 -> 18 ms).
+
+    Not in the default pipeline: measured at stop 42 (AVX2, 2 threads, min
+    of three interleaved runs) it made KernelBench's stride-2 2-D transposed
+    convolutions with elementwise epilogues 1.2-1.5x faster (ConvTranspose2d
+    + Add + Min + GELU + Multiply 11.5 -> 7.7 ms) but its 3-D ones 0.8x as
+    fast, and one 2-D one 0.9x; see docs/performance.md.
+  }];
+}
+
 def KeSeparatePoolingWindows : Pass<"ke-separate-pooling-windows", "mlir::func::FuncOp"> {
   let summary = "Pool windows one dimension at a time, in elementwise generics";
   let description = [{
