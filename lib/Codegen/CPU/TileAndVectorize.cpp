@@ -1095,10 +1095,9 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
   std::optional<ChannelsLastLoops> convolutionLoops =
       getChannelsLastLoops(op, op.getStaticLoopRanges());
   if (!contraction && convolutionLoops &&
-      !isa<linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
+      !isa<linalg::DepthwiseConv2DNhwcHwcOp>(op))
     panels = ke::packFilterIntoPanels(
         rewriter, op, registerTile[convolutionLoops->channelLoop]);
-  }
   FailureOr<FusedTiling> blocks =
       tileAndFuseInitializers(rewriter, op, options);
   if (panels && (failed(blocks) ||
