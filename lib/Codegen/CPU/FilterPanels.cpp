@@ -60,13 +60,14 @@ ke::packFilterIntoPanels(RewriterBase &rewriter, linalg::LinalgOp conv,
     source = slice.getSource();
   }
   scf::ForallOp forall = getOutermostForall(conv);
-  if (forall && source.getParentRegion()->isAncestor(forall->getParentRegion()))
+  bool outsideThreads =
+      forall && source.getParentRegion()->isAncestor(forall->getParentRegion());
+  if (outsideThreads) {
     rewriter.setInsertionPoint(forall);
-  else
+  } else {
     rewriter.setInsertionPoint(conv);
-  if (!forall || !source.getParentRegion()->isAncestor(
-                     forall->getParentRegion()))
     source = filter;
+  }
 
   // [.., C, F] -> [.., C, F / width, width] (free) -> [F / width, .., C,
   // width] (the copy).

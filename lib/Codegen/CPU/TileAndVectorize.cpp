@@ -1094,8 +1094,8 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
   std::optional<ke::FilterPanels> panels;
   std::optional<ChannelsLastLoops> convolutionLoops =
       getChannelsLastLoops(op, op.getStaticLoopRanges());
-  if (!contraction && convolutionLoops &&
-      !isa<linalg::DepthwiseConv2DNhwcHwcOp>(op))
+  // (Depthwise ones have no output-channel loop of their own: none.)
+  if (!contraction && convolutionLoops)
     panels = ke::packFilterIntoPanels(
         rewriter, op, registerTile[convolutionLoops->channelLoop]);
   FailureOr<FusedTiling> blocks =
