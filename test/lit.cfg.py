@@ -31,6 +31,14 @@ for name in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
     if name in os.environ:
         config.environment[name] = os.environ[name]
 
+# Tests of what ke-lower-cpu does on an x86 host with AVX.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if " avx " in cpuinfo.read().replace("\n", " "):
+            config.available_features.add("x86-avx")
+except OSError:
+    pass
+
 # ke-import's tests need a Python with torch and torch-mlir ($KE_PYTHON, else
 # the venv scripts/install-import-deps.sh makes); the core build never does.
 # Without one they are reported UNSUPPORTED, and the run says why.

@@ -350,6 +350,7 @@ RISCVKernel::compile(func::FuncOp function, const LowerCPUOptions &options,
     // RISC-V's vectors, not the host's.
     sequential.elementwiseVectorWidth = options.vectorWidth.getValue();
     sequential.threads = false;
+    sequential.x86Transposes = false;
     std::string errors;
     llvm::raw_string_ostream errorStream(errors);
     if (failed(buildLowerCPUPipeline(pm, sequential, errorStream)))

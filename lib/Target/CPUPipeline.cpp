@@ -12,6 +12,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -136,11 +137,27 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
           : std::string());
 }
 
+/// `loops` with the host's transpose lowering after the vector transfers are
+/// unrolled (where the transposes they read through appear).
+static std::string withHostTransposes(llvm::StringRef loops,
+                                      const ke::LowerCPUOptions &options) {
+  constexpr llvm::StringLiteral kUnrolled =
+      "convert-vector-to-scf{full-unroll=true},";
+  std::string text = loops.str();
+  size_t at = text.find(kUnrolled.str());
+  if (!options.x86Transposes || at == std::string::npos ||
+      !llvm::sys::getHostCPUFeatures().lookup("avx"))
+    return text;
+  text.insert(at + kUnrolled.size(), "func.func(ke-lower-transposes-to-avx),");
+  return text;
+}
+
 LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
                                         const LowerCPUOptions &options,
                                         llvm::raw_ostream &errors) {
   std::string text;
-  llvm::StringRef loops = options.threads ? kLoops : kSequentialLoops;
+  std::string loops =
+      withHostTransposes(options.threads ? kLoops : kSequentialLoops, options);
   std::string bufferize =
       (kBufferize + (options.outParams ? kResultsToOutParams : "") +
        kDeallocate)
@@ -148,15 +165,17 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
   if (options.naive) {
     // No schedule of its own; vectors a schedule already made (a search
     // candidate) are lowered like in the default pipeline.
-    std::string naiveLoops = loops.str();
+    std::string naiveLoops = loops;
     if (options.referenceThreads > 0 && options.threads)
-      naiveLoops =
+      naiveLoops = withHostTransposes(
           llvm::formatv(kReferenceLoops.data(),
-                        static_cast<int64_t>(options.referenceThreads));
+                        static_cast<int64_t>(options.referenceThreads))
+              .str(),
+          options);
     text = bufferize + naiveLoops + kToLLVM.str();
   } else {
-    text = getDefaultCPUSchedulePipeline(options) + "," + bufferize +
-           loops.str() + kToLLVM.str();
+    text = getDefaultCPUSchedulePipeline(options) + "," + bufferize + loops +
+           kToLLVM.str();
   }
   return parsePassPipeline(text, pm, errors);
 }
@@ -193,6 +212,7 @@ void ke::registerLowerRISCVPipeline() {
                 ? options.elementwiseVectorWidth.getValue()
                 : options.vectorWidth.getValue();
         sequential.threads = false;
+        sequential.x86Transposes = false;
         sequential.approximateMath = options.approximateMath.getValue();
         sequential.outParams = options.outParams.getValue();
         if (failed(buildLowerCPUPipeline(pm, sequential, llvm::errs())))

@@ -150,6 +150,8 @@ int keRunMain(int argc, char **argv) {
     return 2;
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
+  // ke-lower-transposes-to-avx's blends are inline assembly.
+  llvm::InitializeNativeTargetAsmParser();
   const EvaluationOptions &options = command->evaluation;
   // Multi-threaded kernels (OpenMP) use exactly the threads they were given.
   setenv("OMP_NUM_THREADS", std::to_string(options.threads).c_str(),

@@ -1175,6 +1175,29 @@ def KePadsToCopies : Pass<"ke-pads-to-copies", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeLowerTransposesToAVX
+    : Pass<"ke-lower-transposes-to-avx", "mlir::func::FuncOp"> {
+  let summary = "Lower 8 x 8 and 4 x 8 f32 vector transposes to AVX shuffle sequences";
+  let description = [{
+    On vectors, after `convert-vector-to-scf` and before
+    `convert-vector-to-llvm`, for x86 hosts with AVX (`ke-lower-cpu` adds it
+    there unless `x86-transposes=false`; the RISC-V pipeline leaves it out).
+    A `vector.transpose` whose source has exactly two dimensions longer than
+    one, which it swaps, is first viewed as the 2-D transpose it is (a
+    `vector.shape_cast` on each side; unit dimensions move no element). The
+    8 x 8 and 4 x 8 f32 ones are then lowered with upstream's AVX2 sequences
+    (`x86vector::avx2`: unpacks, shuffles, blends and 128-bit lane permutes;
+    the blends as inline assembly). Lowered element by element instead, as
+    `convert-vector-to-llvm` does by default, LLVM made ~110 instructions
+    with spills of each 8 x 8 block where the sequence is ~40. Such blocks
+    come from transposing reads: packing a Linear layer's weight into
+    panels, a convolution's NCHW input to channels-last and its output back.
+    Other transposes are left to `convert-vector-to-llvm`.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def KeSinkTransposesThroughInserts
     : Pass<"ke-sink-transposes-through-inserts", "mlir::func::FuncOp"> {
   let summary = "Insert channels-last pieces of a result, then transpose it once";

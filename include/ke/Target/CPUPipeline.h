@@ -68,6 +68,13 @@ struct LowerCPUOptions : public mlir::PassPipelineOptions<LowerCPUOptions> {
       llvm::cl::desc("Run scf.forall on OpenMP threads (false: sequential "
                      "loops, for targets without a thread runtime)"),
       llvm::cl::init(true)};
+  Option<bool> x86Transposes{
+      *this, "x86-transposes",
+      llvm::cl::desc("Lower 8 x 8 and 4 x 8 f32 vector transposes with AVX "
+                     "shuffle sequences (ke-lower-transposes-to-avx) when "
+                     "the host has AVX; false for code that runs elsewhere "
+                     "(RISC-V)"),
+      llvm::cl::init(true)};
   Option<bool> outParams{
       *this, "out-params",
       llvm::cl::desc("Destination-passing style at the function boundary: "
