@@ -978,6 +978,32 @@ bool isDataMovementInitializer(Operation *producer) {
          yielded.getArgNumber() < generic.getNumDpsInputs();
 }
 
+/// The producer of `input` when it is data movement (packed panels) that
+/// only `op` reads, so that tiles of `op` can compute its tiles themselves.
+Operation *getFusableInputProducer(linalg::LinalgOp op, OpOperand *input) {
+  auto producer = input->get().getDefiningOp<linalg::GenericOp>();
+  if (producer && isDataMovementInitializer(producer) &&
+      llvm::all_of(input->get().getUsers(), [&](Operation *user) {
+        return user == op.getOperation();
+      }))
+    return producer;
+  return nullptr;
+}
+
+/// The inputs of a contraction that its thread chunks compute themselves
+/// (see tileAndFuseInitializers) with `threadTile`: those few chunks read
+/// each element of, each chunk computing it again.
+SmallVector<unsigned> getInputsComputedPerChunk(linalg::LinalgOp op,
+                                                ArrayRef<int64_t> bounds,
+                                                ArrayRef<int64_t> threadTile) {
+  SmallVector<unsigned> inputs;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (countChunksReading(op, input, bounds, threadTile) <=
+        kMostChunksRecomputingAnInput)
+      inputs.push_back(input->getOperandNumber());
+  return inputs;
+}
+
 /// Tiles `op` by `options`, computing each tile of the data-movement op that
 /// initializes its output (a fill, a bias broadcast) inside the loops, so
 /// the tile's accumulators start from it in registers instead of memory
@@ -997,15 +1023,10 @@ tileAndFuseInitializers(RewriterBase &rewriter, linalg::LinalgOp op,
   fuseOptions.setTilingOptions(options);
   // Decided before tiling: the tiled loops add readers of every input.
   llvm::SmallPtrSet<Operation *, 2> fusedInputProducers;
-  for (unsigned number : fusedInputs) {
-    OpOperand *input = op.getDpsInputOperand(number);
-    auto producer = input->get().getDefiningOp<linalg::GenericOp>();
-    if (producer && isDataMovementInitializer(producer) &&
-        llvm::all_of(input->get().getUsers(), [&](Operation *user) {
-          return user == op.getOperation();
-        }))
+  for (unsigned number : fusedInputs)
+    if (Operation *producer =
+            getFusableInputProducer(op, op.getDpsInputOperand(number)))
       fusedInputProducers.insert(producer);
-  }
   fuseOptions.setFusionControlFn(
       [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
@@ -1414,6 +1435,49 @@ splitWithInitializer(RewriterBase &rewriter, linalg::LinalgOp op,
   return {parts[0], parts[1]};
 }
 
+/// Threads a contraction whose best register block does not divide its rows
+/// in chunks of its dividing `block`'s grid, then tiles each chunk, which
+/// splits its rows into whole best blocks and the rest. Only where the
+/// chunks then pack their own panels of B (few chunks share them): split
+/// before the threads, the rest's op reads the panels too, so they were
+/// packed in a pass of their own, out to memory and back (KernelBench's
+/// 256 x 1024 x 2048 Linear layers). False, `op` unchanged, otherwise.
+static bool chunkThenSplitRows(RewriterBase &rewriter, linalg::LinalgOp op,
+                               ArrayRef<int64_t> bounds,
+                               const ContractionBlock &block,
+                               int64_t vectorWidth,
+                               ke::VectorRegisterFile registers) {
+  if (op->getParentOfType<scf::ForallOp>())
+    return false;
+  SmallVector<int64_t> threadTile =
+      chooseContractionThreadTile(op, bounds, block.tile, block);
+  if (threadTile.empty())
+    return false;
+  // B's panels only: a transposed A computed per chunk too (KernelBench's
+  // A^T B) ran slower than its own pass.
+  SmallVector<unsigned> fusedInputs;
+  for (unsigned number : getInputsComputedPerChunk(op, bounds, threadTile)) {
+    OpOperand *input = op.getDpsInputOperand(number);
+    if (op.getMatchingIndexingMap(input).isFunctionOfDim(
+            block.columnGroup.front()) &&
+        getFusableInputProducer(op, input))
+      fusedInputs.push_back(number);
+  }
+  if (fusedInputs.empty())
+    return false;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), threadTile));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  FailureOr<FusedTiling> chunked =
+      tileAndFuseInitializers(rewriter, op, options, fusedInputs);
+  if (failed(chunked))
+    return false;
+  ke::tileAndVectorizeOp(rewriter, chunked->tiled, vectorWidth, registers);
+  for (linalg::LinalgOp producer : chunked->inputProducers)
+    ke::tileAndVectorizeOp(rewriter, producer, vectorWidth, registers);
+  return true;
+}
+
 /// Splits `op` along `loop` at `at` and tiles both parts; false (and `op`
 /// unchanged) when it does not split.
 static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -1623,6 +1687,9 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     };
     if (best && cost(*best) < cost(*contraction) &&
         ke::getReductionLength(op) >= kFewestStepsToSplitRows) {
+      if (chunkThenSplitRows(rewriter, op, bounds, *contraction, vectorWidth,
+                             registers))
+        return;
       int64_t rows = best->tile[rowLoop];
       if (splitAndTileBoth(rewriter, op, rowLoop,
                            bounds[rowLoop] / rows * rows, vectorWidth,
@@ -1729,10 +1796,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
         // same part: each of them computes it again.
         SmallVector<unsigned> fusedInputs;
         if (contraction)
-          for (OpOperand *input : op.getDpsInputOperands())
-            if (countChunksReading(op, input, bounds, threadTile) <=
-                kMostChunksRecomputingAnInput)
-              fusedInputs.push_back(input->getOperandNumber());
+          fusedInputs = getInputsComputedPerChunk(op, bounds, threadTile);
         FailureOr<FusedTiling> chunked =
             tileAndFuseInitializers(rewriter, op, options, fusedInputs);
         if (succeeded(chunked)) {

@@ -65,6 +65,21 @@
 // AVX2:           vector.transfer_read %[[PANELS]][%[[PANEL]], {{.*}}], {{.*}} : tensor<2x3x3x16x32xf32>, vector<1x1x32xf32>
 // AVX2-NOT:       vector.transfer_read %arg1
 // AVX2-LABEL: func.func @conv_ndhwc
+// 256 rows, which 6-row blocks do not divide, in two thread chunks of 128
+// rows by 8 panels: each chunk packs its panels of B, then splits its rows
+// into 126 in 6 x 16 blocks and 2 in a 2 x 32 block, both reading the
+// chunk's panels. Split before the threads, the last rows' op read the
+// panels too, so they were packed in a pass of their own.
+// AVX2-LABEL: func.func @packed_panels_rows_split_in_chunks
+// AVX2-NOT:     -> (tensor<64x256x32xf32>)
+// AVX2:         scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (256, 64) step (128, 8)
+// AVX2:           %[[PANELS:.*]] = scf.for {{.*}} -> (tensor<8x256x32xf32>)
+// AVX2:           vector.transfer_read %[[PANELS]]{{.*}} : tensor<8x256x32xf32>, vector<1x1x16xf32>
+// AVX2:           tensor.extract_slice %{{.*}}[126, 0, 0] [2, 8, 32]
+// AVX2:           vector.transfer_read %[[PANELS]]{{.*}} : tensor<8x256x32xf32>, vector<1x1x32xf32>
+// AVX2:           scf.forall.in_parallel
+// AVX2-NOT:     scf.forall
+// AVX2:         return
 
 // Matmul: a register block of 4 rows (all of them) by 32 columns (4
 // vectors of 8), its accumulators read before the k loop and written after
@@ -936,4 +951,27 @@ func.func @min_rows_split_with_fill(%x: tensor<2x64x36xf32>) -> tensor<2x36xf32>
     linalg.yield %m : f32
   } -> tensor<2x36xf32>
   return %r : tensor<2x36xf32>
+}
+
+// -----
+
+// (Its checks are with the other AVX2 ones, at the top of this file.)
+#split_packing_panel_read = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+#split_packing_panel_write = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#split_packing_rows = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+#split_packing_panels = affine_map<(d0, d1, d2, d3) -> (d1, d2, d3)>
+#split_packing_blocks = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+func.func @packed_panels_rows_split_in_chunks(%a: tensor<256x256xf32>, %b: tensor<256x2048xf32>) -> tensor<256x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256x32xf32>
+  %bx = tensor.expand_shape %b [[0], [1, 2]] output_shape [256, 64, 32] : tensor<256x2048xf32> into tensor<256x64x32xf32>
+  %p = linalg.generic {indexing_maps = [#split_packing_panel_read, #split_packing_panel_write], iterator_types = ["parallel", "parallel", "parallel"]} ins(%bx : tensor<256x64x32xf32>) outs(%e : tensor<64x256x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<64x256x32xf32>
+  %ce = tensor.empty() : tensor<256x64x32xf32>
+  %cx = linalg.fill ins(%zero : f32) outs(%ce : tensor<256x64x32xf32>) -> tensor<256x64x32xf32>
+  %r = linalg.contract indexing_maps = [#split_packing_rows, #split_packing_panels, #split_packing_blocks] ins(%a, %p : tensor<256x256xf32>, tensor<64x256x32xf32>) outs(%cx : tensor<256x64x32xf32>) -> tensor<256x64x32xf32>
+  %rc = tensor.collapse_shape %r [[0], [1, 2]] : tensor<256x64x32xf32> into tensor<256x2048xf32>
+  return %rc : tensor<256x2048xf32>
 }
