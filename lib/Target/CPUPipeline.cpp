@@ -119,7 +119,8 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "ke-convolutions-to-channels-last,ke-separate-pooling-windows,"
       "ke-decompose-aggregates,"
       "convert-elementwise-to-linalg,{0},ke-fuse-sibling-reductions,{2}"
-      "ke-pads-to-copies,ke-pack-contraction-panels{{panel-width={3}},"
+      "ke-fold-reshapes-into-initializers,ke-pads-to-copies,"
+      "ke-pack-contraction-panels{{panel-width={3}},"
       "ke-tile-and-vectorize{{vector-width={1} "
       "elementwise-vector-width={4} vector-registers={5} "
       "vector-register-bits={6}},canonicalize,cse,ke-guard-clamped-math{7})",

@@ -1175,6 +1175,33 @@ def KePadsToCopies : Pass<"ke-pads-to-copies", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeFoldReshapesIntoInitializers
+    : Pass<"ke-fold-reshapes-into-initializers", "mlir::func::FuncOp"> {
+  let summary = "Compute a broadcast read through an expand_shape in the reshaped shape";
+  let description = [{
+    On tensors, after the front-end cleanup's last
+    `linalg-fold-unit-extent-dims` and before the CPU schedule. A
+    `linalg.generic` that only moves data (a bias broadcast: no reduction
+    loops, yields an input's element) read through a `tensor.expand_shape`
+    becomes a generic of the expanded shape (upstream's reshape fusion by
+    expansion, restricted to such producers), and every reshape,
+    `extract_slice` of a `tensor.empty` becomes an empty tensor of its
+    result's shape (upstream's empty-tensor folding).
+
+    Unit-dimension folding drops a broadcast's unit dimensions but not a
+    convolution's, so a 3-D transposed convolution's phases (outputs
+    `[1, D, H, W, C]`) start from one bias broadcast `[D, H, W, C]` read
+    through an expand_shape. Through the reshape, `ke-tile-and-vectorize`
+    cannot compute the broadcast in each phase's tiles: it stayed a pass of
+    its own, copied once per phase that wrote over it, and the phases'
+    reshaped empty tensors kept bufferization from writing each phase in
+    place in the output (with `ke-sink-transposes-through-inserts`, a
+    strided copy per phase).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeLowerTransposesToAVX
     : Pass<"ke-lower-transposes-to-avx", "mlir::func::FuncOp"> {
   let summary = "Lower 8 x 8 and 4 x 8 f32 vector transposes to AVX shuffle sequences";

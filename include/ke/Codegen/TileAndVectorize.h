@@ -25,6 +25,11 @@ inline constexpr int64_t kDefaultVectorWidth = 8;
 /// never tiled.
 bool hasNonMonotoneIndexing(mlir::linalg::LinalgOp op);
 
+/// Whether `producer` initializes an output by data movement alone: a fill,
+/// a broadcast, or a generic without reduction loops that yields one of its
+/// inputs' elements (a bias broadcast into a channels-last layout).
+bool isDataMovementInitializer(mlir::Operation *producer);
+
 /// The vector registers a register block's accumulators share: how many
 /// there are and how many bits each holds. The defaults are AVX-512's (32 of
 /// 512 bits), the ISA the blocks were tuned on; an AVX2 host has 16 of 256,

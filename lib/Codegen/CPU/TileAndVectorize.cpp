@@ -958,31 +958,12 @@ struct FusedTiling {
   SmallVector<LoopLikeOpInterface> loops;
 };
 
-/// Whether `producer` initializes an output by data movement alone: a fill,
-/// a broadcast, or a generic without reduction loops that yields one of its
-/// inputs' elements (a bias broadcast into a channels-last layout). Its tile
-/// vectorizes to splats or broadcast loads.
-bool isDataMovementInitializer(Operation *producer) {
-  if (isa<linalg::FillOp, linalg::BroadcastOp>(producer))
-    return true;
-  auto generic = dyn_cast<linalg::GenericOp>(producer);
-  if (!generic || generic.getNumReductionLoops() != 0 ||
-      generic->getNumResults() != 1 || generic.hasIndexSemantics() ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
-    return false;
-  Block *body = generic.getBody();
-  auto yielded = dyn_cast<BlockArgument>(body->getTerminator()->getOperand(0));
-  return body->getOperations().size() == 1 && yielded &&
-         yielded.getOwner() == body &&
-         yielded.getArgNumber() < generic.getNumDpsInputs();
-}
 
 /// The producer of `input` when it is data movement (packed panels) that
 /// only `op` reads, so that tiles of `op` can compute its tiles themselves.
 Operation *getFusableInputProducer(linalg::LinalgOp op, OpOperand *input) {
   auto producer = input->get().getDefiningOp<linalg::GenericOp>();
-  if (producer && isDataMovementInitializer(producer) &&
+  if (producer && ke::isDataMovementInitializer(producer) &&
       llvm::all_of(input->get().getUsers(), [&](Operation *user) {
         return user == op.getOperation();
       }))
@@ -1031,7 +1012,7 @@ tileAndFuseInitializers(RewriterBase &rewriter, linalg::LinalgOp op,
       [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
           -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *owner = producer.getOwner();
-        if ((isDestination && isDataMovementInitializer(owner)) ||
+        if ((isDestination && ke::isDataMovementInitializer(owner)) ||
             (!isDestination && fusedInputProducers.contains(owner)))
           return scf::SCFTileAndFuseOptions::ControlFnResult{};
         return std::nullopt;
@@ -1376,7 +1357,7 @@ splitWithInitializer(RewriterBase &rewriter, linalg::LinalgOp op,
     return {};
   auto initializer =
       output->get().getDefiningOp<DestinationStyleOpInterface>();
-  if (!initializer || !isDataMovementInitializer(initializer) ||
+  if (!initializer || !ke::isDataMovementInitializer(initializer) ||
       initializer->getNumResults() != 1 || !output->get().hasOneUse() ||
       !isa<TilingInterface>(initializer.getOperation()))
     return {};
@@ -1512,6 +1493,22 @@ static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
       ke::tileAndVectorizeOp(rewriter, linalgInitial, vectorWidth, registers);
   }
   return true;
+}
+
+bool ke::isDataMovementInitializer(Operation *producer) {
+  if (isa<linalg::FillOp, linalg::BroadcastOp>(producer))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(producer);
+  if (!generic || generic.getNumReductionLoops() != 0 ||
+      generic->getNumResults() != 1 || generic.hasIndexSemantics() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return false;
+  Block *body = generic.getBody();
+  auto yielded = dyn_cast<BlockArgument>(body->getTerminator()->getOperand(0));
+  return body->getOperations().size() == 1 && yielded &&
+         yielded.getOwner() == body &&
+         yielded.getArgNumber() < generic.getNumDpsInputs();
 }
 
 ke::VectorRegisterFile ke::getHostVectorRegisterFile() {
