@@ -1259,7 +1259,12 @@ def KeSinkTransposesThroughInserts
     of three interleaved runs) it made KernelBench's stride-2 2-D transposed
     convolutions with elementwise epilogues 1.2-1.5x faster (ConvTranspose2d
     + Add + Min + GELU + Multiply 11.5 -> 7.7 ms) but its 3-D ones 0.8x as
-    fast, and one 2-D one 0.9x; see docs/performance.md.
+    fast, and one 2-D one 0.9x. Stop 43 found the 3-D losses' first cause
+    (each phase computed into a copy of a bias broadcast read through a
+    reshape, then copied into the output with strides; gone with
+    `ke-fold-reshapes-into-initializers`), yet measured it mixed again:
+    shared 2-D problems 1.37-1.51x, one kept-aside 2-D and the kept-aside
+    3-D ones 0.75-0.86x; see docs/performance.md.
   }];
 }
 
