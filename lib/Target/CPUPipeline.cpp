@@ -12,8 +12,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 
@@ -157,8 +157,11 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
                                         const LowerCPUOptions &options,
                                         llvm::raw_ostream &errors) {
   std::string text;
-  std::string loops =
-      withHostTransposes(options.threads ? kLoops : kSequentialLoops, options);
+  std::string loops = (options.threads ? kLoops : kSequentialLoops).str();
+  if (options.naive && options.referenceThreads > 0 && options.threads)
+    loops = llvm::formatv(kReferenceLoops.data(),
+                          static_cast<int64_t>(options.referenceThreads));
+  loops = withHostTransposes(loops, options);
   std::string bufferize =
       (kBufferize + (options.outParams ? kResultsToOutParams : "") +
        kDeallocate)
@@ -166,14 +169,7 @@ LogicalResult ke::buildLowerCPUPipeline(OpPassManager &pm,
   if (options.naive) {
     // No schedule of its own; vectors a schedule already made (a search
     // candidate) are lowered like in the default pipeline.
-    std::string naiveLoops = loops;
-    if (options.referenceThreads > 0 && options.threads)
-      naiveLoops = withHostTransposes(
-          llvm::formatv(kReferenceLoops.data(),
-                        static_cast<int64_t>(options.referenceThreads))
-              .str(),
-          options);
-    text = bufferize + naiveLoops + kToLLVM.str();
+    text = bufferize + loops + kToLLVM.str();
   } else {
     text = getDefaultCPUSchedulePipeline(options) + "," + bufferize + loops +
            kToLLVM.str();

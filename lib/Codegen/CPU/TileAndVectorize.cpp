@@ -958,7 +958,6 @@ struct FusedTiling {
   SmallVector<LoopLikeOpInterface> loops;
 };
 
-
 /// The producer of `input` when it is data movement (packed panels) that
 /// only `op` reads, so that tiles of `op` can compute its tiles themselves.
 Operation *getFusableInputProducer(linalg::LinalgOp op, OpOperand *input) {
@@ -971,9 +970,9 @@ Operation *getFusableInputProducer(linalg::LinalgOp op, OpOperand *input) {
   return nullptr;
 }
 
-/// The inputs of a contraction that its thread chunks compute themselves
-/// (see tileAndFuseInitializers) with `threadTile`: those few chunks read
-/// each element of, each chunk computing it again.
+/// The inputs of a contraction that its thread chunks under `threadTile`
+/// compute themselves (see tileAndFuseInitializers): those whose elements
+/// few enough chunks read, since each such chunk computes them again.
 SmallVector<unsigned> getInputsComputedPerChunk(linalg::LinalgOp op,
                                                 ArrayRef<int64_t> bounds,
                                                 ArrayRef<int64_t> threadTile) {
