@@ -1,0 +1,16 @@
+// RUN: ke-opt %s --ke-lower-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s
+// RUN: ke-opt %s '--ke-lower-cpu=x86-transposes=false' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-X86
+// RUN: ke-opt %s --ke-lower-riscv --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-X86
+
+// Broadcasts read through reshapes are folded right before the schedule
+// (ke-fold-reshapes-into-initializers).
+// CHECK:      ke-fold-reshapes-into-initializers,
+// CHECK-NEXT: ke-pads-to-copies,
+// CHECK:      convert-vector-to-scf{full-unroll=true
+// The unrolled transfers' transposes are lowered to AVX shuffle sequences
+// on an x86 host with AVX (ke-lower-cpu-transposes.mlir), never for RISC-V's
+// code or with the option off.
+// NO-X86:     convert-vector-to-scf{full-unroll=true
+// NO-X86-NOT: ke-lower-transposes-to-avx
+module {
+}
