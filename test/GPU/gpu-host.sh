@@ -49,6 +49,26 @@ check "ke-run vadd: correct on the GPU, timed by events, bound and launches" \
 check "ke-run fm_interaction: correct on the GPU" \
   json_has "$work/fm.json" 'r["runnable"] and r["correct"]'
 
+# Prefix scans (log-step chains) scanned by thread blocks along rows and by
+# threads down columns: sums, products, min/max, integers and f16, several
+# chunks a row, ragged rounds, a prime length; every kernel of each file.
+all_correct() { # FILE COUNT: COUNT JSON lines, every one correct
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+bad = [r.get("kernel") for r in rows if not (r.get("runnable") and r.get("correct"))]
+if bad or len(rows) != int(sys.argv[2]):
+    print("  rows:", len(rows), "not correct:", bad, file=sys.stderr)
+sys.exit(0 if not bad and len(rows) == int(sys.argv[2]) else 1)
+PY
+}
+"$bin/ke-run" "$root/test/ke-run/Inputs/prefix_scans.mlir" --target nvgpu \
+  --seeds 2 --json --check-only > "$work/scans.json" 2> "$work/scans.err"
+check "ke-run prefix_scans: all 6 correct on the GPU" all_correct "$work/scans.json" 6
+"$bin/ke-run" "$root/test/GPU/Inputs/long_scans.mlir" --target nvgpu \
+  --seeds 2 --json --check-only > "$work/long_scans.json" 2> "$work/long_scans.err"
+check "ke-run long_scans: all 7 correct on the GPU" all_correct "$work/long_scans.json" 7
+
 # ke-gpu-run contains a faulting bundle: a gather bundle whose indices are
 # rewritten to 2^30, so the kernel reads 512 GB past its table.
 rm -rf "$work/bundles"

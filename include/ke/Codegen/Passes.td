@@ -239,8 +239,8 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     outputs in registers. Fewer warps give each thread more outputs (more
     reuse of each shared value, fewer threads to hide latency); the
     function's `ke.gpu_warps` (the search's knob) wins over `warps`. A tile
-    that leaves a thread row without a tile row, or a thread more than 64
-    accumulators, is not staged.
+    that leaves a thread row without a tile row, or a thread more than 128
+    accumulators (16 x 8: a 128 tile on 4 warps), is not staged.
 
     K runs in steps of `k-step` through `stages` buffers of shared memory
     (`GPUSharedSlices.h`, shared with the tensor-core rewrite): each input's
@@ -619,35 +619,72 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
     front ends write for `cumsum`/`cumprod` (see `ke-vectorize-prefix-scans`:
     the same match) read and write the whole tensor log2(n) times, one
     kernel launch per step. Each complete chain becomes three steps over
-    chunks of the scan dimension (`chunk` elements, or the largest divisor
-    of the dimension below it):
+    chunks of the scan dimension:
 
     - every chunk's total: a reduction over the chunk (a row, so
       `ke-distribute-reductions-for-gpu` gives it a warp or a block);
     - every chunk's offset, the combined totals of the chunks before it: a
       reduction over the chunks, masked with `linalg.index`;
-    - the scan itself: an `scf.forall` over (other dimensions, chunk),
-      each thread running through its chunk from the offset and writing
-      each element (a parallel loop on the GPU once bufferized and
-      converted by `scf-forall-to-parallel`). A thread reads 64 bytes of
-      its chunk before it writes them (its loads are then not held behind
-      its stores, which may alias them; no faster on an H200 by itself).
+    - the scan of each chunk from its offset.
+
+    Along the innermost dimension of a static tensor, with 32- or 64-bit
+    accumulators, a chunk is `warp-chunk` elements (or the largest divisor
+    of the dimension below it) and a warp scans it: a `gpu.launch` (`warps`
+    warps a block, each its own chunk) on the source's buffer
+    (`bufferization.to_buffer`, read only), writing a new buffer the scan's
+    tensor then is (`bufferization.to_tensor` restrict writable). The warp
+    runs through its chunk in rounds: each lane loads up to four 16-byte
+    vectors (each load a warp's 512 consecutive bytes; narrower vectors
+    where the chunk's length does not divide), then per vector scans its
+    own, scans the lanes' totals with `gpu.shuffle up` (64-bit values as
+    two 32-bit halves), adds the running value and the lanes before it,
+    stores, and carries the warp's total (`gpu.shuffle idx` of the last
+    lane); a ragged last round stores only inside the chunk. No shared
+    memory, no barrier. A warp's loads and stores are then coalesced; one
+    thread per chunk read 32 lines a chunk apart per warp load (an H200 ran
+    KernelBench's cumsum over 128 rows of 32768 in 90 us that way). A chain
+    whose scanned tensor is a flip along its dimension (a parallel
+    `linalg.generic` yielding `tensor.extract %x[..., n - 1 - i, ...]`) and
+    whose result only such a flip reads (`cumsum(x.flip(d)).flip(d)`) is
+    scanned by warps from the end of `%x`, each chunk's offset combining
+    the chunks after it: neither flip is made.
+
+    Elsewhere (an outer dimension, whose neighbouring threads then read
+    neighbouring columns; dynamic shapes; 8- or 16-bit accumulators) a
+    chunk is `chunk` elements and an `scf.forall` over (other dimensions,
+    chunk) gives each thread a chunk to run through from its offset,
+    writing each element (a parallel loop on the GPU once bufferized and
+    converted by `scf-forall-to-parallel`). A thread reads 64 bytes of its
+    chunk before it writes them (its loads are then not held behind its
+    stores, which may alias them).
 
     Float sums and products run in f64 (totals, offsets and the running
     value), so the result is closer to the exact scan than the log-step
-    it replaces. A dimension with no divisor of at least 16 below `chunk`
-    is one chunk (one thread per row: correct, slow).
+    it replaces. A dimension with no divisor of at least 16 below the chunk
+    is one chunk.
   }];
   let options = [
     Option<"chunk", "chunk", "int64_t", "256",
-           "Most elements of the scan dimension per thread (256: on an H200, "
-           "KernelBench's scans over rows of 32768 ran 1.05-1.6x faster "
-           "than with 128 and 1.2-1.8x faster than with 64)">
+           "Most elements of the scan dimension per thread, where a thread "
+           "scans a chunk alone (256: on an H200, KernelBench's scans over "
+           "rows of 32768 ran 1.05-1.6x faster than with 128 and 1.2-1.8x "
+           "faster than with 64)">,
+    Option<"warpChunk", "warp-chunk", "int64_t", "1024",
+           "Most elements of the innermost dimension per chunk a warp "
+           "scans">,
+    Option<"warps", "warps", "int64_t", "8",
+           "Warps a block of the warp scans, each scanning its own chunk "
+           "(0 to 32; 0: every chunk scanned by one thread)">
   ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def KeConstantsToDeviceForGPU : Pass<"ke-constants-to-device-for-gpu", "mlir::func::FuncOp"> {

@@ -5,18 +5,28 @@
 // 48 MB of traffic each). A sequential scan per row would read it once but
 // leave most of the GPU idle. This pass splits the scan dimension into
 // chunks: the chunks' totals and their exclusive offsets are two small
-// reductions, then one thread per chunk runs through it from its offset.
+// reductions, then each chunk is scanned from its offset: by a warp
+// (WarpScan.h) along the innermost dimension, else by one thread per
+// chunk, whose neighbours then run through neighbouring columns.
 //
 //===----------------------------------------------------------------------===//
+
+#include "WarpScan.h"
 
 #include "ke/Codegen/Passes.h"
 #include "ke/Codegen/PrefixScanChains.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace ke {
@@ -32,18 +42,32 @@ namespace {
 /// divisor below the chunk size is scanned as one chunk.
 constexpr int64_t kMinChunk = 16;
 
+/// The largest divisor of `length` of at most `limit`, if at least
+/// kMinChunk; else the whole length (one chunk).
+int64_t chooseChunkLength(int64_t length, int64_t limit) {
+  for (int64_t size = std::min(limit, length); size >= kMinChunk; --size)
+    if (length % size == 0)
+      return size;
+  return length;
+}
+
+/// Chunk lengths of the two ways to scan a chunk, and warps a block.
+struct ChunkOptions {
+  int64_t threadChunk = 0, warpChunk = 0, warpsPerBlock = 0;
+};
+
 class ChunkedScanBuilder {
 public:
+  /// Scans `source` along the chain's dimension; `reverse`: from its
+  /// end (a flipped tensor's scan, flipped back), where warps scan it.
   ChunkedScanBuilder(OpBuilder &builder, Location loc, const ScanStep &step,
-                     Value source, int64_t chunkLength)
+                     Value source, const ChunkOptions &options, bool reverse)
       : b(builder), loc(loc), step(step), source(source) {
     type = cast<RankedTensorType>(source.getType());
     elementType = type.getElementType();
     rank = type.getRank();
     dim = step.dim;
     length = type.getDimSize(dim);
-    this->chunkLength = chunkLength;
-    chunks = length / chunkLength;
     // Float sums and products accumulate in f64.
     accumulatorType = elementType;
     if (isa<arith::AddFOp, arith::MulFOp>(step.combiner) &&
@@ -53,11 +77,33 @@ public:
     if (accumulatorType != elementType)
       identity = FloatAttr::get(accumulatorType,
                                 cast<FloatAttr>(step.fill).getValueAsDouble());
+    warpsPerBlock = options.warpsPerBlock;
+    byWarps = warpsPerBlock > 0 &&
+              ke::detail::canScanByWarps(source, dim, accumulatorType);
+    chunkLength = chooseChunkLength(
+        length, byWarps ? options.warpChunk : options.threadChunk);
+    chunks = length / chunkLength;
+    this->reverse = reverse && byWarps;
   }
+
+  /// Whether the scan runs from the end (asked for, and by warps).
+  bool isReversed() const { return reverse; }
 
   Value build() {
     Value offsets = chunks > 1 ? buildOffsets(buildTotals()) : Value();
-    return buildScan(offsets);
+    if (!byWarps)
+      return buildScan(offsets);
+    ke::detail::WarpScanPlan plan;
+    plan.source = source;
+    plan.step = &step;
+    plan.offsets = offsets;
+    plan.chunkLength = chunkLength;
+    plan.chunks = chunks;
+    plan.accumulatorType = accumulatorType;
+    plan.identity = identity;
+    plan.warpsPerBlock = warpsPerBlock;
+    plan.reverse = reverse;
+    return ke::detail::buildWarpScan(b, loc, plan);
   }
 
 private:
@@ -146,8 +192,8 @@ private:
   }
 
   /// offsets[..., c, ...]: the totals of the chunks before c combined (the
-  /// identity for the first), as a reduction over a second chunk loop
-  /// (innermost) masked to the chunks before c.
+  /// identity for the first; reversed, those after c), as a reduction over
+  /// a second chunk loop (innermost) masked to those chunks.
   Value buildOffsets(Value totals) {
     MLIRContext *context = b.getContext();
     SmallVector<AffineExpr> outputDims, otherChunk;
@@ -167,7 +213,9 @@ private:
           Value chunk = linalg::IndexOp::create(nested, nestedLoc, dim);
           Value before = linalg::IndexOp::create(nested, nestedLoc, rank);
           Value earlier = arith::CmpIOp::create(
-              nested, nestedLoc, arith::CmpIPredicate::ult, before, chunk);
+              nested, nestedLoc,
+              reverse ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
+              before, chunk);
           Value neutral =
               arith::ConstantOp::create(nested, nestedLoc, identity);
           return arith::SelectOp::create(nested, nestedLoc, earlier, total,
@@ -274,15 +322,65 @@ private:
   Type elementType, accumulatorType;
   TypedAttr identity;
   int64_t rank = 0, dim = 0, length = 0, chunkLength = 0, chunks = 0;
+  int64_t warpsPerBlock = 0;
+  bool byWarps = false, reverse = false;
 };
 
-/// The largest divisor of `length` of at most `limit`, if at least
-/// kMinChunk; else the whole length (one chunk).
-int64_t chooseChunkLength(int64_t length, int64_t limit) {
-  for (int64_t size = std::min(limit, length); size >= kMinChunk; --size)
-    if (length % size == 0)
-      return size;
-  return length;
+/// The tensor `flipped` reverses along `dim`, where it is a flip as
+/// torch-mlir writes one: a parallel linalg.generic whose body yields
+/// `tensor.extract %x[i0, ..., (n - 1) - i_dim, ...]` of a tensor `%x` of
+/// its own type, every other index its loop's.
+Value matchFlip(Value flipped, int64_t dim) {
+  auto generic = flipped.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic->getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return {};
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  auto extract = yield.getValues().front().getDefiningOp<tensor::ExtractOp>();
+  if (!extract || extract->getBlock() != generic.getBody() ||
+      extract.getTensor().getType() != flipped.getType() ||
+      !extract.getTensor().getParentRegion()->isProperAncestor(
+          &generic.getRegion()))
+    return {};
+  auto loopIndex = [](Value value, int64_t loop) {
+    auto index = value.getDefiningOp<linalg::IndexOp>();
+    return index && static_cast<int64_t>(index.getDim()) == loop;
+  };
+  auto type = cast<RankedTensorType>(flipped.getType());
+  for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
+    if (static_cast<int64_t>(d) != dim) {
+      if (!loopIndex(index, d))
+        return {};
+      continue;
+    }
+    auto mirrored = index.getDefiningOp<arith::SubIOp>();
+    if (!mirrored || !loopIndex(mirrored.getRhs(), d) ||
+        getConstantIntValue(mirrored.getLhs()) != type.getDimSize(d) - 1)
+      return {};
+  }
+  // Nothing else in the body: the flip is the whole op.
+  for (Operation &op : generic.getBody()->without_terminator())
+    if (!isa<linalg::IndexOp, arith::SubIOp, arith::ConstantOp,
+             tensor::ExtractOp>(op))
+      return {};
+  return extract.getTensor();
+}
+
+/// The flip that alone reads `scan` along `dim` (cumsum(x.flip).flip;
+/// torch-mlir also passes the flipped tensor as the flip's unused input).
+linalg::GenericOp findFlipBack(Value scan, int64_t dim) {
+  if (scan.use_empty())
+    return {};
+  Operation *user = *scan.getUsers().begin();
+  auto generic = dyn_cast<linalg::GenericOp>(user);
+  if (!generic)
+    generic = user->getParentOfType<linalg::GenericOp>();
+  if (!generic || matchFlip(generic->getResult(0), dim) != scan ||
+      llvm::any_of(scan.getUsers(), [&](Operation *other) {
+        return other != generic && !generic->isProperAncestor(other);
+      }))
+    return {};
+  return generic;
 }
 
 struct PrefixScansForGPUPass
@@ -290,22 +388,43 @@ struct PrefixScansForGPUPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (chunk < 1) {
+    if (chunk < 1 || warpChunk < 1 || warps < 0 || warps > 32) {
       getOperation().emitError()
-          << "ke-prefix-scans-for-gpu: chunk must be positive, got "
-          << static_cast<int64_t>(chunk);
+          << "ke-prefix-scans-for-gpu: chunk and warp-chunk must be "
+             "positive and warps 0 to 32 (0: no warp scans), got chunk="
+          << static_cast<int64_t>(chunk)
+          << ", warp-chunk=" << static_cast<int64_t>(warpChunk)
+          << ", warps=" << static_cast<int64_t>(warps);
       return signalPassFailure();
     }
+    ChunkOptions options{chunk, warpChunk, warps};
     IRRewriter rewriter(&getContext());
     for (SmallVector<ScanStep> &chain :
          ke::findPrefixScanChains(getOperation())) {
       Value source = ke::getScannedTensor(chain);
-      int64_t length =
-          cast<RankedTensorType>(source.getType()).getDimSize(chain.front().dim);
+      int64_t dim = chain.front().dim;
+      Location loc = chain.back().op.getLoc();
       rewriter.setInsertionPoint(chain.back().op);
-      ChunkedScanBuilder builder(rewriter, chain.back().op.getLoc(),
-                                 chain.front(), source,
-                                 chooseChunkLength(length, chunk));
+      // A flipped tensor's scan flipped back is the tensor's scan from its
+      // end: neither flip is made.
+      Value unflipped = matchFlip(source, dim);
+      linalg::GenericOp flipBack =
+          unflipped ? findFlipBack(chain.back().op->getResult(0), dim)
+                    : linalg::GenericOp();
+      if (flipBack) {
+        ChunkedScanBuilder reversed(rewriter, loc, chain.front(), unflipped,
+                                    options, /*reverse=*/true);
+        if (reversed.isReversed()) {
+          Value scan = reversed.build();
+          rewriter.replaceOp(flipBack, scan);
+          ke::replaceScanChain(rewriter, chain, scan);
+          if (Operation *flip = source.getDefiningOp(); flip->use_empty())
+            rewriter.eraseOp(flip);
+          continue;
+        }
+      }
+      ChunkedScanBuilder builder(rewriter, loc, chain.front(), source, options,
+                                 /*reverse=*/false);
       ke::replaceScanChain(rewriter, chain, builder.build());
     }
   }

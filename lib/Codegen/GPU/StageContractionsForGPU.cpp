@@ -144,8 +144,13 @@ int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
   return tile;
 }
 
-/// Accumulators a thread may keep: more would spill.
-constexpr int64_t kMostAccumulators = 64;
+/// Accumulators a thread may keep: a 128 x 128 tile on 4 warps (16 x 8 a
+/// thread; cuBLAS's f32 kernels keep 8 x 16) reuses each value it reads
+/// from shared memory twice as often as on 8 warps; more would spill.
+constexpr int64_t kMostAccumulators = 128;
+/// Accumulators a thread may keep where the pass grows a side of the tile
+/// itself (the default tile and warps keep 32).
+constexpr int64_t kMostShapedAccumulators = 64;
 
 /// Every input's slice plan.
 SmallVector<ke::SharedSlice> planSlices(const StagedContraction &contraction,
@@ -210,7 +215,7 @@ ke::SharedStaging stagingFor(const StagedContraction &contraction,
 /// it has, rounded up to whole lines per thread (the square computed
 /// products for rows that do not exist), and the other side grows by
 /// powers of two while the block computes no more outputs than the square,
-/// each thread at most kMostAccumulators, two stages of `stepK` fit in
+/// each thread at most kMostShapedAccumulators, two stages of `stepK` fit in
 /// static shared memory, and the grid keeps 4 x `minBlocks` blocks (fewer,
 /// longer blocks left SMs too few warps to hide the loads).
 void shapeTile(StagedContraction &contraction, int64_t tile,
@@ -239,7 +244,7 @@ void shapeTile(StagedContraction &contraction, int64_t tile,
         llvm::divideCeil(longExtent, longTile) * contraction.batches;
     return longTile * shortTile <= tile * tile &&
            (shortTile / shortThreads) * (longTile / longThreads) <=
-               kMostAccumulators &&
+               kMostShapedAccumulators &&
            longTile <= llvm::alignTo(longExtent, longThreads) &&
            blocks >= 4 * minBlocks &&
            stagingFor(shaped, stepK, /*stages=*/2, asyncCopies).stages == 2;
