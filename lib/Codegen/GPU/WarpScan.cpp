@@ -24,7 +24,10 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <numeric>
 
 using namespace mlir;
 
@@ -72,11 +75,46 @@ struct WarpShape {
   int64_t vector = 1, inFlight = 1, rounds = 1;
 };
 
-WarpShape shapeWarp(const WarpScanPlan &plan, Type element) {
+/// The buffer one-shot bufferization gives `tensor`: a static slice's is a
+/// strided view of its source's (taken as the identity layout's), so it
+/// is read in place (with the identity layout, a copy kernel first);
+/// anything else's the identity layout.
+MemRefType bufferTypeOf(Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto identity = MemRefType::get(type.getShape(), type.getElementType());
+  auto slice = tensor.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice.getSourceType().hasStaticShape() ||
+      ShapedType::isDynamicShape(slice.getStaticOffsets()) ||
+      ShapedType::isDynamicShape(slice.getStaticSizes()) ||
+      ShapedType::isDynamicShape(slice.getStaticStrides()) ||
+      slice.getStaticStrides().back() != 1)
+    return identity;
+  auto source = MemRefType::get(slice.getSourceType().getShape(),
+                                type.getElementType());
+  return memref::SubViewOp::inferRankReducedResultType(
+      type.getShape(), source, slice.getStaticOffsets(),
+      slice.getStaticSizes(), slice.getStaticStrides());
+}
+
+/// Elements every row of `buffer` starts a multiple of: its offset's and
+/// outer strides' greatest common divisor (0: any).
+int64_t rowAlignment(MemRefType buffer) {
+  auto [strides, offset] = buffer.getStridesAndOffset();
+  int64_t alignment = offset;
+  for (int64_t stride : ArrayRef<int64_t>(strides).drop_back())
+    alignment = std::gcd(alignment, stride);
+  return alignment;
+}
+
+/// A lane's vector divides the chunk and starts aligned in `buffer`.
+WarpShape shapeWarp(const WarpScanPlan &plan, Type element,
+                    MemRefType buffer) {
   WarpShape shape;
   int64_t bytes = std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
   shape.vector = std::max<int64_t>(1, kVectorBytes / bytes);
-  while (shape.vector > 1 && plan.chunkLength % shape.vector != 0)
+  int64_t alignment = rowAlignment(buffer);
+  while (shape.vector > 1 && (plan.chunkLength % shape.vector != 0 ||
+                              alignment % shape.vector != 0))
     shape.vector /= 2;
   int64_t vectors = plan.chunkLength / shape.vector;
   shape.inFlight =
@@ -105,17 +143,15 @@ Value buildWarpScan(OpBuilder &b, Location loc, const WarpScanPlan &plan) {
     rows *= size;
   int64_t chunkCount = rows * plan.chunks;
   int64_t warps = std::min(plan.warpsPerBlock, chunkCount);
-  WarpShape shape = shapeWarp(plan, element);
+  MemRefType sourceType = bufferTypeOf(plan.source);
+  WarpShape shape = shapeWarp(plan, element, sourceType);
   IndexMath index(b, loc);
 
   // The source and the offsets as buffers (read only), the scan into a
   // new one the tensor then stands for.
   auto bufferOf = [&](Value tensor) -> Value {
-    auto tensorType = cast<RankedTensorType>(tensor.getType());
-    return bufferization::ToBufferOp::create(
-        b, loc,
-        MemRefType::get(tensorType.getShape(), tensorType.getElementType()),
-        tensor, /*read_only=*/true);
+    return bufferization::ToBufferOp::create(b, loc, bufferTypeOf(tensor),
+                                             tensor, /*read_only=*/true);
   };
   Value source = bufferOf(plan.source);
   Value offsets = plan.offsets ? bufferOf(plan.offsets) : Value();
