@@ -2,9 +2,11 @@
 // RUN: ke-opt %s '--ke-lower-cpu=x86-transposes=false' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-X86
 // RUN: ke-opt %s --ke-lower-riscv --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-X86
 
-// Broadcasts read through reshapes are folded right before the schedule
-// (ke-fold-reshapes-into-initializers).
-// CHECK:      ke-fold-reshapes-into-initializers,
+// Masked products are cut to what their masks keep (ke-skip-masked-blocks),
+// then broadcasts read through reshapes are folded, right before the
+// schedule (ke-fold-reshapes-into-initializers).
+// CHECK:      ke-skip-masked-blocks{blocks=4},
+// CHECK-NEXT: ke-fold-reshapes-into-initializers,
 // CHECK-NEXT: ke-pads-to-copies,
 // CHECK:      convert-vector-to-scf{full-unroll=true
 // The unrolled transfers' transposes are lowered to AVX shuffle sequences

@@ -1212,6 +1212,35 @@ def KePadsToCopies : Pass<"ke-pads-to-copies", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeSkipMaskedBlocks : Pass<"ke-skip-masked-blocks", "mlir::func::FuncOp"> {
+  let summary = "Compute a masked contraction only where its mask keeps it";
+  let description = [{
+    On tensors, after the front-end cleanup and before the CPU schedule. A
+    contraction (`linalg::isaContractionOpInterface`, static shapes) whose
+    result only an elementwise mask reads, a parallel `linalg.generic`
+    over the result's shape that yields `select(cmpi(a, b), x, c)` or
+    `select(cmpi(a, b), c, x)` with `x` the product's element, `c` a
+    constant and `a - b` linear in two of its loops (`linalg.index`, or an
+    iota tensor read along one loop, through sums, differences, products by
+    constants and casts; predicates slt, sle, sgt, sge): `torch.tril(A @
+    B)`, `triu`, a causal mask's fill. The rows (the outer of the two loops)
+    are split into `blocks` blocks (fewer where they do not divide), and
+    each block's product and mask are computed (upstream's tiling
+    interface) only over the columns that the block's first or last row
+    keeps (a linear predicate holds on an interval of the rows); the
+    columns on either side are `linalg.fill`s of `c`, and the pieces are
+    inserted into one tensor. Only where that computes at most three
+    quarters of the products (a square tril: 4 blocks compute 10 of 16).
+  }];
+  let options = [
+    Option<"blocks", "blocks", "int64_t", "4",
+           "Row blocks (at least 2; fewer where the rows do not divide)">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeFoldReshapesIntoInitializers
     : Pass<"ke-fold-reshapes-into-initializers", "mlir::func::FuncOp"> {
   let summary = "Compute a broadcast read through an expand_shape in the reshaped shape";
