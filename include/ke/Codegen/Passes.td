@@ -618,13 +618,14 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
     On tensors, before bufferization. The log-step (Hillis-Steele) chains
     front ends write for `cumsum`/`cumprod` (see `ke-vectorize-prefix-scans`:
     the same match) read and write the whole tensor log2(n) times, one
-    kernel launch per step. Each complete chain becomes three steps over
-    chunks of the scan dimension:
+    kernel launch per step. Each complete chain becomes steps over chunks
+    of the scan dimension:
 
     - every chunk's total: a reduction over the chunk (a row, so
       `ke-distribute-reductions-for-gpu` gives it a warp or a block);
-    - every chunk's offset, the combined totals of the chunks before it: a
-      reduction over the chunks, masked with `linalg.index`;
+    - for the thread scans below, every chunk's offset, the combined
+      totals of the chunks before it: a reduction over the chunks, masked
+      with `linalg.index`;
     - the scan of each chunk from its offset.
 
     Along the innermost dimension of a static tensor, with 32- or 64-bit
@@ -633,7 +634,9 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
     warps a block, each its own chunk) on the source's buffer
     (`bufferization.to_buffer`, read only), writing a new buffer the scan's
     tensor then is (`bufferization.to_tensor` restrict writable). The warp
-    runs through its chunk in rounds: each lane loads up to four 16-byte
+    starts from the totals of the chunks before its own, its lanes' shares
+    combined with a butterfly of `gpu.shuffle xor` (no offsets step: two
+    launches fewer), and runs through its chunk in rounds: each lane loads up to four 16-byte
     vectors (each load a warp's 512 consecutive bytes; narrower vectors
     where the chunk's length does not divide), then per vector scans its
     own, scans the lanes' totals with `gpu.shuffle up` (64-bit values as
@@ -646,8 +649,8 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
     whose scanned tensor is a flip along its dimension (a parallel
     `linalg.generic` yielding `tensor.extract %x[..., n - 1 - i, ...]`) and
     whose result only such a flip reads (`cumsum(x.flip(d)).flip(d)`) is
-    scanned by warps from the end of `%x`, each chunk's offset combining
-    the chunks after it: neither flip is made.
+    scanned by warps from the end of `%x`, each chunk starting from the
+    chunks after it: neither flip is made.
 
     Elsewhere (an outer dimension, whose neighbouring threads then read
     neighbouring columns; dynamic shapes; 8- or 16-bit accumulators) a

@@ -90,13 +90,13 @@ public:
   bool isReversed() const { return reverse; }
 
   Value build() {
-    Value offsets = chunks > 1 ? buildOffsets(buildTotals()) : Value();
     if (!byWarps)
-      return buildScan(offsets);
+      return buildScan(chunks > 1 ? buildOffsets(buildTotals()) : Value());
+    // A warp combines the totals before its chunk itself.
     ke::detail::WarpScanPlan plan;
     plan.source = source;
     plan.step = &step;
-    plan.offsets = offsets;
+    plan.totals = chunks > 1 ? buildTotals() : Value();
     plan.chunkLength = chunkLength;
     plan.chunks = chunks;
     plan.accumulatorType = accumulatorType;
@@ -192,8 +192,8 @@ private:
   }
 
   /// offsets[..., c, ...]: the totals of the chunks before c combined (the
-  /// identity for the first; reversed, those after c), as a reduction over
-  /// a second chunk loop (innermost) masked to those chunks.
+  /// identity for the first), as a reduction over a second chunk loop
+  /// (innermost) masked to those chunks.
   Value buildOffsets(Value totals) {
     MLIRContext *context = b.getContext();
     SmallVector<AffineExpr> outputDims, otherChunk;
@@ -213,9 +213,7 @@ private:
           Value chunk = linalg::IndexOp::create(nested, nestedLoc, dim);
           Value before = linalg::IndexOp::create(nested, nestedLoc, rank);
           Value earlier = arith::CmpIOp::create(
-              nested, nestedLoc,
-              reverse ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::ult,
-              before, chunk);
+              nested, nestedLoc, arith::CmpIPredicate::ult, before, chunk);
           Value neutral =
               arith::ConstantOp::create(nested, nestedLoc, identity);
           return arith::SelectOp::create(nested, nestedLoc, earlier, total,

@@ -147,14 +147,14 @@ Value buildWarpScan(OpBuilder &b, Location loc, const WarpScanPlan &plan) {
   WarpShape shape = shapeWarp(plan, element, sourceType);
   IndexMath index(b, loc);
 
-  // The source and the offsets as buffers (read only), the scan into a
+  // The source and the totals as buffers (read only), the scan into a
   // new one the tensor then stands for.
   auto bufferOf = [&](Value tensor) -> Value {
     return bufferization::ToBufferOp::create(b, loc, bufferTypeOf(tensor),
                                              tensor, /*read_only=*/true);
   };
   Value source = bufferOf(plan.source);
-  Value offsets = plan.offsets ? bufferOf(plan.offsets) : Value();
+  Value totals = plan.totals ? bufferOf(plan.totals) : Value();
   Value output =
       memref::AllocOp::create(b, loc, MemRefType::get(type.getShape(), element));
 
@@ -181,11 +181,36 @@ Value buildWarpScan(OpBuilder &b, Location loc, const WarpScanPlan &plan) {
     auto combine = [&](Value earlier, Value later) {
       return combineScanValues(b, loc, *plan.step, earlier, later);
     };
+    // The warp's start: the totals of the chunks before its own (after,
+    // reversed), a lane's share of them combined, then the lanes' with
+    // a butterfly of shuffles.
     Value start = identity;
-    if (offsets) {
-      SmallVector<Value> at(rowIndices);
-      at.push_back(chunk);
-      start = memref::LoadOp::create(b, loc, offsets, at);
+    if (totals) {
+      auto shares = scf::ForOp::create(b, loc, lane, chunks,
+                                       index.constant(kWarp),
+                                       ValueRange{identity});
+      {
+        OpBuilder::InsertionGuard shareGuard(b);
+        b.setInsertionPointToStart(shares.getBody());
+        Value other = shares.getInductionVar();
+        Value share = shares.getRegionIterArgs().front();
+        SmallVector<Value> at(rowIndices);
+        at.push_back(other);
+        Value total = memref::LoadOp::create(b, loc, totals, at);
+        Value before = arith::CmpIOp::create(
+            b, loc,
+            plan.reverse ? arith::CmpIPredicate::ugt
+                         : arith::CmpIPredicate::ult,
+            other, chunk);
+        scf::YieldOp::create(
+            b, loc,
+            ValueRange{arith::SelectOp::create(
+                b, loc, before, combine(share, total), share)});
+      }
+      start = shares.getResult(0);
+      for (int32_t offset = kWarp / 2; offset > 0; offset /= 2)
+        start = combine(start,
+                        shuffle(b, loc, start, offset, gpu::ShuffleMode::XOR));
     }
     Value chunkStart = arith::MulIOp::create(b, loc, chunk,
                                              index.constant(plan.chunkLength));

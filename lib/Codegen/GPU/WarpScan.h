@@ -21,10 +21,11 @@ struct WarpScanPlan {
   /// The scanned tensor (static shape) and the scan's first step.
   mlir::Value source;
   const ScanStep *step = nullptr;
-  /// Each chunk's start, in the accumulator type (the shape of `source`
-  /// with its innermost dimension replaced by `chunks`); null for one
+  /// Each chunk's total, in the accumulator type (the shape of `source`
+  /// with its innermost dimension replaced by `chunks`): a warp starts
+  /// from the totals of the chunks before its own combined. Null for one
   /// chunk a row, which starts from `identity`.
-  mlir::Value offsets;
+  mlir::Value totals;
   int64_t chunkLength = 0, chunks = 1;
   /// The type the scan runs in (f64 for float sums and products) and the
   /// combiner's identity in it.
@@ -32,8 +33,8 @@ struct WarpScanPlan {
   mlir::TypedAttr identity;
   /// Warps a thread block (each scanning its own chunk).
   int64_t warpsPerBlock = 8;
-  /// Whether each row is scanned from its end (chunk c's offset then
-  /// combines the chunks after it).
+  /// Whether each row is scanned from its end (chunk c then starts from
+  /// the chunks after it).
   bool reverse = false;
 };
 

@@ -51,25 +51,29 @@
 // ONE:         scf.forall (%{{.*}}, %{{.*}}) in (4, 1)
 // ONE:           scf.for {{.*}} to %c64
 // ONE-NOT:     tensor.concat
-// With warp scans (the default) and warp chunks of 16: the same totals
-// and offsets, then a gpu.launch on the buffers of the input and the
-// offsets, writing a new buffer: 16 chunks, a warp each, 8 warps a block.
-// A lane loads a 16-byte vector (the 4 lanes that cover a chunk; the
-// others load and store nothing), scans it in f64, then the warp scans the
-// lanes' totals with shuffles (f64 as two i32 halves: 5 steps up, one more
-// for the exclusive prefix, one from lane 31 for the warp's total). No
-// shared memory, no barrier.
+// With warp scans (the default) and warp chunks of 16: the same totals,
+// no offsets step, then a gpu.launch on the buffers of the input and the
+// totals, writing a new buffer: 16 chunks, a warp each, 8 warps a block.
+// A warp starts from the totals before its chunk: each lane combines its
+// share (chunks lane, lane + 32, ...; masked to those before), then a
+// butterfly of shuffles (f64 as two i32 halves: 5 steps). A lane loads a
+// 16-byte vector (the 4 lanes that cover a chunk; the others load and
+// store nothing), scans it in f64, then the warp scans the lanes' totals
+// with shuffles (5 steps up, one more for the exclusive prefix, one from
+// lane 31 for the warp's total). No shared memory, no barrier.
 // WARP-LABEL: func.func @cumsum
 // WARP:         %[[TOTALS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x4xf64>)
-// WARP:         %[[OFFSETS:.*]] = linalg.generic {{.*}} ins(%[[TOTALS]] : tensor<4x4xf64>)
-// WARP:           arith.cmpi ult
+// WARP-NOT:     linalg.generic
 // WARP:         %[[X:.*]] = bufferization.to_buffer %arg0 read_only : tensor<4x64xf32> to memref<4x64xf32>
-// WARP:         %[[FROM:.*]] = bufferization.to_buffer %[[OFFSETS]] read_only
+// WARP:         %[[ALL:.*]] = bufferization.to_buffer %[[TOTALS]] read_only
 // WARP:         %[[OUT:.*]] = memref.alloc() : memref<4x64xf32>
-// WARP:         gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c1, {{.*}} = %c1) threads({{.*}}) in ({{.*}} = %c32, {{.*}} = %c8, {{.*}} = %c1)
+// WARP:         gpu.launch blocks({{.*}}) in ({{.*}} = %c2, {{.*}} = %c1, {{.*}} = %c1) threads(%[[LANE:.*]], %{{.*}}, %{{.*}}) in ({{.*}} = %c32, {{.*}} = %c8, {{.*}} = %c1)
 // WARP-NOT:       workgroup
-// WARP:           %[[START:.*]] = memref.load %[[FROM]]
-// WARP:           scf.for {{.*}} iter_args(%{{.*}} = %[[START]]) -> (f64)
+// WARP:           scf.for %[[OTHER:.*]] = %[[LANE]] to %c4 step %c32
+// WARP:             memref.load %[[ALL]]
+// WARP:             arith.cmpi ult, %[[OTHER]]
+// WARP-COUNT-10:  gpu.shuffle  xor {{.*}} : i32
+// WARP:           scf.for {{.*}} -> (f64)
 // WARP:             scf.if {{.*}} -> (vector<4xf32>)
 // WARP:               vector.load %[[X]]{{.*}} {alignment = 16 : i64} : memref<4x64xf32>, vector<4xf32>
 // WARP-COUNT-4:     arith.extf
@@ -147,10 +151,10 @@ func.func @cumsum(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 // A running minimum from the end of each row, as torch-mlir writes
 // x.flip(1).cummin(1).flip(1) (its flips gather element n - 1 - i), on i32.
 // With warp scans no flip is left: the totals are those of %arg0's chunks,
-// each chunk's offset combines the chunks after it, and each warp scans its
-// chunk of %arg0 from the end: the vector ending 12 elements before the
-// chunk's end first, read last element first, stored where it was read.
-// 32-bit values move in one shuffle.
+// each warp starts from the chunks after its own and scans its chunk of
+// %arg0 from the end: the vector ending 12 elements before the chunk's end
+// first, read last element first, stored where it was read. 32-bit values
+// move in one shuffle.
 // CHECK-LABEL: func.func @running_min_reverse
 // CHECK:         tensor.extract %arg0
 // CHECK:         scf.forall
@@ -158,9 +162,10 @@ func.func @cumsum(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
 // WARP-LABEL: func.func @running_min_reverse
 // WARP-NOT:     tensor.extract
 // WARP:         tensor.expand_shape %arg0
-// WARP:         arith.cmpi ugt
 // WARP:         %[[X:.*]] = bufferization.to_buffer %arg0 read_only
 // WARP:         gpu.launch
+// WARP:           arith.cmpi ugt
+// WARP-COUNT-5:   gpu.shuffle  xor {{.*}} : i32
 // WARP:           arith.subi %c12{{.*}}, %{{.*}} : index
 // WARP:           vector.load %[[X]]{{.*}} : memref<4x32xi32>, vector<4xi32>
 // WARP:           vector.extract %{{.*}}[3] : i32 from vector<4xi32>
