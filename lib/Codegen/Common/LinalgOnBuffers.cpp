@@ -57,9 +57,18 @@ OpTy findInitializer(linalg::LinalgOp op, unsigned init) {
   }
   if (!initializer || !initializer.hasPureBufferSemantics())
     return {};
-  for (Operation *user : buffer.getUsers())
-    if (isa<ViewLikeOpInterface>(user) || user->getBlock() != op->getBlock())
+  // A region op in between could read the buffer without it as an
+  // operand: a user nested elsewhere must sit in an op after `op` (a
+  // kernel launched later, reading the result).
+  for (Operation *user : buffer.getUsers()) {
+    if (isa<ViewLikeOpInterface>(user))
       return {};
+    if (user->getBlock() == op->getBlock())
+      continue;
+    Operation *ancestor = op->getBlock()->findAncestorOpInBlock(*user);
+    if (!ancestor || !op->isBeforeInBlock(ancestor))
+      return {};
+  }
   return initializer;
 }
 } // namespace

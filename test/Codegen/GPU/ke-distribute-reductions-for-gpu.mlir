@@ -282,6 +282,57 @@ func.func @filled(%x: memref<64x512xf32>, %rows: memref<64xf32>, %cols: memref<5
 
 // -----
 
+// A kernel launched after the reduction that reads its output (a prefix
+// scan's warps reading the chunk totals) does not keep the fill; one
+// launched between the fill and the reduction, capturing the buffer
+// without it as an operand, does.
+// CHECK-LABEL: func.func @read_by_a_later_launch
+// CHECK-NOT:     linalg.fill
+// CHECK:         gpu.all_reduce add
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg1
+// CHECK-LABEL: func.func @read_by_an_earlier_launch
+// CHECK:         linalg.fill
+// CHECK:         gpu.launch
+// CHECK:           memref.load %arg1
+// CHECK:         gpu.all_reduce add
+func.func @read_by_a_later_launch(%x: memref<64x512xf32>, %rows: memref<64xf32>, %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  linalg.fill ins(%zero : f32) outs(%rows : memref<64xf32>)
+  linalg.reduce ins(%x : memref<64x512xf32>) outs(%rows : memref<64xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %v = memref.load %rows[%tx] : memref<64xf32>
+    memref.store %v, %out[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}
+func.func @read_by_an_earlier_launch(%x: memref<64x512xf32>, %rows: memref<64xf32>, %out: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  linalg.fill ins(%zero : f32) outs(%rows : memref<64xf32>)
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+    %v = memref.load %rows[%tx] : memref<64xf32>
+    memref.store %v, %out[%tx] : memref<64xf32>
+    gpu.terminator
+  }
+  linalg.reduce ins(%x : memref<64x512xf32>) outs(%rows : memref<64xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  return
+}
+
+// -----
+
 // Softmax on buffers: max, exp(x - max), sum, divide over the same 64 rows
 // of 1024 make one launch with a block per row. Each op strides over the
 // columns from the thread's index; the max and the sum are all-reduced and
