@@ -4,10 +4,11 @@
 // writing the whole tensor (a cumsum over rows of 32768: 16 launches and
 // 48 MB of traffic each). A sequential scan per row would read it once but
 // leave most of the GPU idle. This pass splits the scan dimension into
-// chunks: the chunks' totals and their exclusive offsets are two small
-// reductions, then each chunk is scanned from its offset: by a warp
-// (WarpScan.h) along the innermost dimension, else by one thread per
-// chunk, whose neighbours then run through neighbouring columns.
+// chunks whose totals are a small reduction. Along the innermost dimension
+// a warp per chunk (WarpScan.h) combines the totals before its chunk and
+// scans it; elsewhere the chunks' exclusive offsets are a second reduction
+// and one thread per chunk runs through it from its offset (neighbouring
+// threads then read neighbouring columns).
 //
 //===----------------------------------------------------------------------===//
 
@@ -324,7 +325,7 @@ private:
   bool byWarps = false, reverse = false;
 };
 
-/// The tensor `flipped` reverses along `dim`, where it is a flip as
+/// The tensor that `flipped` reverses along `dim`, where it is a flip as
 /// torch-mlir writes one: a parallel linalg.generic whose body yields
 /// `tensor.extract %x[i0, ..., (n - 1) - i_dim, ...]` of a tensor `%x` of
 /// its own type, every other index its loop's.
