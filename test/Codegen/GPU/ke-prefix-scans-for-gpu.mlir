@@ -279,3 +279,68 @@ func.func @cumsum_columns(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   } -> tensor<8x4xf32>
   return %r2 : tensor<8x4xf32>
 }
+
+// -----
+
+// A scan of a static slice (an exclusive cumsum's narrow) reads the
+// slice's strided view of its source in place, not a copy: its rows start
+// 2 elements into rows of 64, so a lane's vectors are 2 wide (8 bytes),
+// not 4, though 4 divide the chunk of 60.
+// WARP-LABEL: func.func @cumsum_slice
+// WARP:         %[[VIEW:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4x60xf32> to memref<4x60xf32, strided<[64, 1], offset: 2>>
+// WARP:         gpu.launch
+// WARP:           vector.load %[[VIEW]]{{.*}} {alignment = 8 : i64} : memref<4x60xf32, strided<[64, 1], offset: 2>>, vector<2xf32>
+// WARP:           vector.store {{.*}} : memref<4x60xf32>, vector<2xf32>
+func.func @cumsum_slice(%x: tensor<4x64xf32>) -> tensor<4x60xf32> {
+  %arg0 = tensor.extract_slice %x[0, 2] [4, 60] [1, 1] : tensor<4x64xf32> to tensor<4x60xf32>
+  %e = tensor.empty() : tensor<4x60xf32>
+  %c0 = arith.constant dense<0.000000e+00> : tensor<4x1xf32>
+  %s0 = tensor.extract_slice %arg0[0, 0] [4, 59] [1, 1] : tensor<4x60xf32> to tensor<4x59xf32>
+  %k0 = tensor.concat dim(1) %c0, %s0 : (tensor<4x1xf32>, tensor<4x59xf32>) -> tensor<4x60xf32>
+  %r0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0, %k0 : tensor<4x60xf32>, tensor<4x60xf32>) outs(%e : tensor<4x60xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<4x60xf32>
+  %c1 = arith.constant dense<0.000000e+00> : tensor<4x2xf32>
+  %s1 = tensor.extract_slice %r0[0, 0] [4, 58] [1, 1] : tensor<4x60xf32> to tensor<4x58xf32>
+  %k1 = tensor.concat dim(1) %c1, %s1 : (tensor<4x2xf32>, tensor<4x58xf32>) -> tensor<4x60xf32>
+  %r1 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r0, %k1 : tensor<4x60xf32>, tensor<4x60xf32>) outs(%e : tensor<4x60xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<4x60xf32>
+  %c2 = arith.constant dense<0.000000e+00> : tensor<4x4xf32>
+  %s2 = tensor.extract_slice %r1[0, 0] [4, 56] [1, 1] : tensor<4x60xf32> to tensor<4x56xf32>
+  %k2 = tensor.concat dim(1) %c2, %s2 : (tensor<4x4xf32>, tensor<4x56xf32>) -> tensor<4x60xf32>
+  %r2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r1, %k2 : tensor<4x60xf32>, tensor<4x60xf32>) outs(%e : tensor<4x60xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<4x60xf32>
+  %c3 = arith.constant dense<0.000000e+00> : tensor<4x8xf32>
+  %s3 = tensor.extract_slice %r2[0, 0] [4, 52] [1, 1] : tensor<4x60xf32> to tensor<4x52xf32>
+  %k3 = tensor.concat dim(1) %c3, %s3 : (tensor<4x8xf32>, tensor<4x52xf32>) -> tensor<4x60xf32>
+  %r3 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r2, %k3 : tensor<4x60xf32>, tensor<4x60xf32>) outs(%e : tensor<4x60xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<4x60xf32>
+  %c4 = arith.constant dense<0.000000e+00> : tensor<4x16xf32>
+  %s4 = tensor.extract_slice %r3[0, 0] [4, 44] [1, 1] : tensor<4x60xf32> to tensor<4x44xf32>
+  %k4 = tensor.concat dim(1) %c4, %s4 : (tensor<4x16xf32>, tensor<4x44xf32>) -> tensor<4x60xf32>
+  %r4 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r3, %k4 : tensor<4x60xf32>, tensor<4x60xf32>) outs(%e : tensor<4x60xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<4x60xf32>
+  %c5 = arith.constant dense<0.000000e+00> : tensor<4x32xf32>
+  %s5 = tensor.extract_slice %r4[0, 0] [4, 28] [1, 1] : tensor<4x60xf32> to tensor<4x28xf32>
+  %k5 = tensor.concat dim(1) %c5, %s5 : (tensor<4x32xf32>, tensor<4x28xf32>) -> tensor<4x60xf32>
+  %r5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r4, %k5 : tensor<4x60xf32>, tensor<4x60xf32>) outs(%e : tensor<4x60xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<4x60xf32>
+  return %r5 : tensor<4x60xf32>
+}

@@ -11,6 +11,7 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 stages=1}))' | FileCheck %s --check-prefix=ONE
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 async-copies=false}))' | FileCheck %s --check-prefix=SYNC
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 stages=5}))' | FileCheck %s --check-prefix=FIVE
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{tile=128 min-blocks=1 warps=4}))' | FileCheck %s --check-prefix=WIDE
 
 // A 128x128x32 matmul after a fill: 2x2 blocks of 16x16 threads, each
 // thread 4x4 outputs in registers starting from the fill's value. Slices
@@ -106,6 +107,11 @@
 // WARPS-LABEL: func.func @matmul_warps_knob(
 // WARPS:         gpu.launch {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}})
 // WARPS:           scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32)
+// A 128 tile on 4 warps: one block of 16 x 8 threads, each keeping
+// 16 x 8 = 128 accumulators (at most 128; more than 64 was refused before).
+// WIDE-LABEL: func.func @matmul(
+// WIDE:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, {{.*}} threads({{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c1{{.*}})
+// WIDE:           scf.for {{.*}} -> (f32{{(, f32){127}[)]}}
 // One stage: nothing copied ahead; each step waits for all of its copies.
 // ONE-LABEL: func.func @matmul(
 // ONE:         workgroup({{.*}} : memref<1x64x20xf32, #gpu.address_space<workgroup>>, {{.*}} : memref<1x16x68xf32, #gpu.address_space<workgroup>>)
