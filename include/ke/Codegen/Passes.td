@@ -639,8 +639,8 @@ def KePrefixScansForGPU : Pass<"ke-prefix-scans-for-gpu", "mlir::func::FuncOp"> 
     launches fewer), and runs through its chunk in rounds: each lane loads up to four 16-byte
     vectors (each load a warp's 512 consecutive bytes; narrower vectors
     where the chunk's length does not divide), then per vector scans its
-    own, scans the lanes' totals with `gpu.shuffle up` (64-bit values as
-    two 32-bit halves), adds the running value and the lanes before it,
+    own, scans the lanes' totals with `gpu.shuffle up` (64-bit values
+    split in two by the shuffles' lowering), adds the running value and the lanes before it,
     stores, and carries the warp's total (`gpu.shuffle idx` of the last
     lane); a ragged last round stores only inside the chunk. No shared
     memory, no barrier. A warp's loads and stores are then coalesced; one

@@ -41,31 +41,12 @@ constexpr int64_t kVectorBytes = 16;
 constexpr int64_t kVectorsInFlight = 4;
 
 /// `value` from the lane `offset` (a lane, or how far below) as `mode`
-/// reads it: one 32-bit shuffle, or two for 64 bits.
+/// reads it. convert-gpu-to-nvvm and -rocdl move 64-bit values as two
+/// 32-bit halves.
 Value shuffle(OpBuilder &b, Location loc, Value value, int32_t offset,
               gpu::ShuffleMode mode) {
-  auto move = [&](Value part) {
-    return gpu::ShuffleOp::create(b, loc, part, offset, kWarp, mode)
-        .getShuffleResult();
-  };
-  Type type = value.getType();
-  if (type.getIntOrFloatBitWidth() == 32)
-    return move(value);
-  Type wide = b.getI64Type(), half = b.getI32Type();
-  Value bits = isa<IntegerType>(type)
-                   ? value
-                   : arith::BitcastOp::create(b, loc, wide, value).getResult();
-  Value thirtyTwo = arith::ConstantIntOp::create(b, loc, wide, 32);
-  Value low = move(arith::TruncIOp::create(b, loc, half, bits));
-  Value high = move(arith::TruncIOp::create(
-      b, loc, half, arith::ShRUIOp::create(b, loc, bits, thirtyTwo)));
-  Value joined = arith::OrIOp::create(
-      b, loc, arith::ExtUIOp::create(b, loc, wide, low),
-      arith::ShLIOp::create(b, loc, arith::ExtUIOp::create(b, loc, wide, high),
-                            thirtyTwo));
-  return isa<IntegerType>(type)
-             ? joined
-             : arith::BitcastOp::create(b, loc, type, joined).getResult();
+  return gpu::ShuffleOp::create(b, loc, value, offset, kWarp, mode)
+      .getShuffleResult();
 }
 
 /// How a warp walks its chunk.

@@ -41,7 +41,7 @@ struct WarpScanPlan {
 /// Whether a chain scanning `source` along `dim` in `accumulatorType` can
 /// be scanned by warps: the innermost dimension of a static tensor of
 /// integers or floats of whole bytes, an accumulator of 32 or 64 bits
-/// (what one or two 32-bit shuffles move).
+/// (what gpu.shuffle's lowerings move, 64 bits as two 32-bit shuffles).
 bool canScanByWarps(mlir::Value source, int64_t dim,
                     mlir::Type accumulatorType);
 

@@ -56,11 +56,12 @@
 // totals, writing a new buffer: 16 chunks, a warp each, 8 warps a block.
 // A warp starts from the totals before its chunk: each lane combines its
 // share (chunks lane, lane + 32, ...; masked to those before), then a
-// butterfly of shuffles (f64 as two i32 halves: 5 steps). A lane loads a
+// butterfly of 5 shuffles of its f64. A lane loads a
 // 16-byte vector (the 4 lanes that cover a chunk; the others load and
 // store nothing), scans it in f64, then the warp scans the lanes' totals
-// with shuffles (5 steps up, one more for the exclusive prefix, one from
-// lane 31 for the warp's total). No shared memory, no barrier.
+// with f64 shuffles (5 steps up, one more for the exclusive prefix, one
+// from lane 31 for the warp's total; their lowering splits each into two
+// 32-bit shuffles). No shared memory, no barrier.
 // WARP-LABEL: func.func @cumsum
 // WARP:         %[[TOTALS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x4xf64>)
 // WARP-NOT:     linalg.generic
@@ -72,13 +73,14 @@
 // WARP:           scf.for %[[OTHER:.*]] = %[[LANE]] to %c4 step %c32
 // WARP:             memref.load %[[ALL]]
 // WARP:             arith.cmpi ult, %[[OTHER]]
-// WARP-COUNT-10:  gpu.shuffle  xor {{.*}} : i32
+// WARP-COUNT-5:   gpu.shuffle  xor {{.*}} : f64
 // WARP:           scf.for {{.*}} -> (f64)
 // WARP:             scf.if {{.*}} -> (vector<4xf32>)
 // WARP:               vector.load %[[X]]{{.*}} {alignment = 16 : i64} : memref<4x64xf32>, vector<4xf32>
 // WARP-COUNT-4:     arith.extf
-// WARP-COUNT-12:    gpu.shuffle  up {{.*}} : i32
-// WARP-COUNT-2:     gpu.shuffle  idx {{.*}}, %c31_i32{{.*}}, %c32_i32{{.*}} : i32
+// WARP-COUNT-6:     gpu.shuffle  up {{.*}} : f64
+// WARP:             gpu.shuffle  idx {{.*}}, %c31_i32{{.*}}, %c32_i32{{.*}} : f64
+// WARP-NOT:         gpu.shuffle
 // WARP-NOT:         gpu.barrier
 // WARP:             scf.if
 // WARP:               vector.store {{.*}}, %[[OUT]]{{.*}} {alignment = 16 : i64}
