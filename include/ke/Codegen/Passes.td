@@ -936,14 +936,19 @@ def KeExtractIndexOperands : Pass<"ke-extract-index-operands", "mlir::func::Func
     A gather written as a `linalg.generic` takes its indices as an input
     operand (indexed by the outer loops) and reads the table with
     `tensor.extract` in the body. The vectorizer cannot tell that such a
-    block argument is the same for every lane of the innermost loop, so each
-    vector of the row becomes a `vector.gather`. This pass replaces every
-    input operand of a `linalg.generic` on tensors whose indexing map is a
-    projected permutation without the innermost loop and whose block
-    argument only feeds `arith.index_cast`s by a `tensor.extract` at
-    `linalg.index` values in the body; the index is then provably
-    invariant along the vector and the row one contiguous load. The
-    library's schedules start with it (ke-apply-schedule).
+    block argument is the same for every lane of the vector loop, so each
+    vector of the row becomes a `vector.gather`. This pass reads every
+    input operand of a `linalg.generic` on tensors whose block argument
+    only feeds `arith.index_cast`s and whose indexing map is a projected
+    permutation without one loop that can carry the vector (the innermost
+    loop, or a loop that a `tensor.extract` in the body takes its last index
+    from through `linalg.index`: an embedding bag's rows, its bag loop
+    innermost) with a `tensor.extract` at `linalg.index` values in the
+    body instead; the index is then provably invariant along the vector and
+    the row one contiguous load. The operand is dropped unless it alone
+    bounds a loop (the bag loop); then it stays, its argument unused. The
+    default CPU schedule (`ke-lower-cpu`) and the library's schedules
+    (ke-apply-schedule) run it.
   }];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"
