@@ -98,20 +98,31 @@ def kernels():
     k["id_remap"] = (lambda: remap[ids], None)
     # Tensor-core GEMMs, at the precision ke's kernels name: bf16 inputs
     # with f32 results (products and sums in f32), and f32 under TF32.
+    mm_f32 = bf16_matmul_f32_out()
     abf, bbf = r(1024, 1024).bfloat16(), r(1024, 1024).bfloat16()
-    k["matmul_bf16"] = (bf16_matmul_f32_out(abf, bbf), None)
+    k["matmul_bf16"] = (lambda: mm_f32(abf, bbf), None)
+    a2bf, b2bf = a2.bfloat16(), b2.bfloat16()
+    k["matmul_bias_relu_bf16"] = (lambda: torch.relu(mm_f32(a2bf, b2bf) + bias), None)
+    # Scores and softmax in f32, probabilities rounded to bf16 (as ke's).
+    qbf, kbf, vbf = q.bfloat16(), kk.bfloat16(), v.bfloat16()
+    k["attention_bf16"] = (
+        lambda: mm_f32(torch.softmax(mm_f32(qbf, kbf.T) / 8.0, dim=1).bfloat16(), vbf),
+        None,
+    )
     k["matmul_tf32"] = (lambda: a @ b, None)
     return k
 
 
-def bf16_matmul_f32_out(a, b):
-    """a @ b with f32 results: torch.mm's out_dtype where this PyTorch has
-    it (CUDA), else the bf16 product widened (one more small kernel)."""
+def bf16_matmul_f32_out():
+    """(a, b) -> a @ b with f32 results: torch.mm's out_dtype where this
+    PyTorch has it (CUDA), else the bf16 product widened (one more small
+    kernel)."""
+    a = torch.ones(16, 16, device=DEVICE, dtype=torch.bfloat16)
     try:
-        torch.mm(a[:16, :16], b[:16, :16], out_dtype=torch.float32)
-        return lambda: torch.mm(a, b, out_dtype=torch.float32)
+        torch.mm(a, a, out_dtype=torch.float32)
+        return lambda x, y: torch.mm(x, y, out_dtype=torch.float32)
     except (TypeError, RuntimeError):
-        return lambda: (a @ b).float()
+        return lambda x, y: (x @ y).float()
 
 
 def set_tf32(allowed):

@@ -69,6 +69,15 @@ check "ke-run prefix_scans: all 6 correct on the GPU" all_correct "$work/scans.j
   --seeds 2 --json --check-only > "$work/long_scans.json" 2> "$work/long_scans.err"
 check "ke-run long_scans: all 7 correct on the GPU" all_correct "$work/long_scans.json" 7
 
+# Tensor-core products with their epilogues in registers (a bias and ReLU
+# after a bf16 GEMM; attention's softmax between two bf16 products).
+for kernel in matmul_bias_relu_bf16 attention_bf16; do
+  "$bin/ke-run" "$root/bench/kernels/$kernel.mlir" --target nvgpu \
+    --seeds 2 --json --check-only >> "$work/bf16.json" 2>> "$work/bf16.err"
+done
+check "ke-run bf16 GEMM with epilogue and bf16 attention: correct on the GPU" \
+  all_correct "$work/bf16.json" 2
+
 # ke-gpu-run contains a faulting bundle: a gather bundle whose indices are
 # rewritten to 2^30, so the kernel reads 512 GB past its table.
 rm -rf "$work/bundles"

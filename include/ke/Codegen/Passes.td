@@ -388,7 +388,11 @@ def KeTensorCoreContractionsForGPU : Pass<"ke-tensor-core-contractions-for-gpu",
     nearest TF32 (`nvvm.convert.float.to.tf32`, as cuBLAS does; the mma
     alone truncates). Stages beyond `max-shared` are dropped; past 48 KB
     they are views into the launch's dynamic shared memory. A `linalg.fill`
-    of the output right before the op starts the accumulators.
+    of the output right before the op starts the accumulators. An
+    elementwise epilogue right after the op (a bias, an activation) runs on
+    the accumulators before they are stored, as in
+    `ke-stage-contractions-for-gpu` (`GPUContractionEpilogue.h`): one launch,
+    the product never written to memory unless something else reads it.
 
     The tile is `tile`, halved (down to 32) while the grid would have
     fewer than `min-blocks` blocks; the function's `ke.gpu_tensor_core_tile`

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Codegen/GPUContraction.h"
+#include "ke/Codegen/GPUContractionEpilogue.h"
 #include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/GPUSharedSlices.h"
 #include "ke/Codegen/Passes.h"
@@ -58,71 +59,8 @@ struct StagedContraction : ke::GPUContraction {
   /// An elementwise op right after the contraction that reads its output
   /// element by element (a bias, an activation): applied to the
   /// accumulators before they are stored, into its own output.
-  linalg::GenericOp epilogue;
-  /// Whether the contraction's output must still be stored too (read
-  /// after the epilogue, or not a temporary of this function).
-  bool storeOutput = true;
+  ke::GPUContractionEpilogue epilogue;
 };
-
-/// The epilogue `op` can take into its stores: the next op in its block,
-/// a linalg.generic with only parallel loops, as many as `op`'s output
-/// has dimensions, reading that output through an identity map, writing
-/// one output through an identity map (the same buffer or another), its
-/// other inputs any memrefs, its body plain arithmetic (no linalg.index,
-/// no memory access).
-linalg::GenericOp findEpilogue(linalg::LinalgOp op, bool &storeOutput) {
-  Value output = op.getDpsInitOperand(0)->get();
-  auto outputType = dyn_cast<MemRefType>(output.getType());
-  auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
-  if (!outputType || !epilogue || !epilogue.hasPureBufferSemantics() ||
-      epilogue.getNumDpsInits() != 1 ||
-      epilogue.getNumParallelLoops() != epilogue.getNumLoops() ||
-      epilogue.getNumLoops() != static_cast<unsigned>(outputType.getRank()) ||
-      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0))
-           .isIdentity() ||
-      epilogue.getDpsInitOperand(0)->get().getType() != outputType)
-    return {};
-  // Other views of the output's memory would be read or written out of
-  // order with the blocks' stores.
-  Value outputRoot = ke::detail::getRootBuffer(output);
-  Value written = epilogue.getDpsInitOperand(0)->get();
-  Value writtenRoot = ke::detail::getRootBuffer(written);
-  if (written != output && writtenRoot == outputRoot)
-    return {};
-  bool readsOutput = false;
-  for (OpOperand *input : epilogue.getDpsInputOperands()) {
-    if (input->get() != output) {
-      if (ke::detail::getRootBuffer(input->get()) == outputRoot)
-        return {};
-      continue;
-    }
-    if (!epilogue.getMatchingIndexingMap(input).isIdentity())
-      return {};
-    readsOutput = true;
-  }
-  if (!readsOutput)
-    return {};
-  // Blocks still reading the contraction's inputs must not see the
-  // epilogue's stores.
-  for (OpOperand *input : op.getDpsInputOperands())
-    if (ke::detail::getRootBuffer(input->get()) == writtenRoot)
-      return {};
-  for (Operation &nested : epilogue.getBody()->without_terminator())
-    if (isa<linalg::IndexOp>(nested) || !isMemoryEffectFree(&nested) ||
-        nested.getNumRegions() != 0)
-      return {};
-  // In place, the epilogue's values replace the output's. Elsewhere the
-  // output need not be stored where it is a temporary nothing else reads.
-  storeOutput = written != output;
-  if (storeOutput && output.getDefiningOp<memref::AllocOp>())
-    storeOutput = llvm::any_of(output.getUsers(), [&](Operation *user) {
-      bool before = user->getBlock() == op->getBlock() &&
-                    user->isBeforeInBlock(op);
-      return !before && user != op && user != epilogue &&
-             !isa<memref::DeallocOp>(user);
-    });
-  return epilogue;
-}
 
 /// The block tile: `largest`, halved (down to 16) while the grid would
 /// have fewer than `minBlocks` blocks (attention's 256x256 scores are 16
@@ -610,36 +548,7 @@ void stage(const StagedContraction &contraction,
   scf::ForOp steps =
       ke::buildStagedSteps(builder, loc, contraction, slices, staging, position,
                            initial, computeStep);
-  linalg::GenericOp epilogue = contraction.epilogue;
-  // The epilogue's value at an output element: its body on the
-  // accumulator and its other inputs' elements there.
-  auto applyEpilogue = [&](Value result, ValueRange at) {
-    IRMapping mapping;
-    for (OpOperand *input : epilogue.getDpsInputOperands()) {
-      BlockArgument argument = epilogue.getMatchingBlockArgument(input);
-      if (input->get() == init->get()) {
-        mapping.map(argument, result);
-        continue;
-      }
-      mapping.map(argument,
-                  memref::LoadOp::create(
-                      builder, loc, input->get(),
-                      applyMap(builder, loc,
-                               epilogue.getMatchingIndexingMap(input), at)));
-    }
-    OpOperand *written = epilogue.getDpsInitOperand(0);
-    BlockArgument writtenArgument = epilogue.getMatchingBlockArgument(written);
-    if (!writtenArgument.use_empty())
-      mapping.map(writtenArgument,
-                  written->get() == init->get()
-                      ? result
-                      : memref::LoadOp::create(builder, loc, written->get(), at)
-                            .getResult());
-    for (Operation &nested : epilogue.getBody()->without_terminator())
-      builder.clone(nested, mapping);
-    return mapping.lookupOrDefault(
-        epilogue.getBody()->getTerminator()->getOperand(0));
-  };
+  const ke::GPUContractionEpilogue &epilogue = contraction.epilogue;
   // Stores `values` (a run along the last index) into `buffer`.
   auto storeRun = [&](ValueRange values, Value buffer, ValueRange indices) {
     if (values.size() == 1) {
@@ -662,11 +571,12 @@ void stage(const StagedContraction &contraction,
           for (auto [offset, result] : llvm::enumerate(results)) {
             SmallVector<Value> at(indices);
             at.back() = indexMath.add(at.back(), int64_t(offset));
-            values.push_back(applyEpilogue(result, at));
+            values.push_back(
+                epilogue.apply(builder, loc, init->get(), result, at));
           }
-          if (contraction.storeOutput)
+          if (epilogue.storeOutput)
             storeRun(results, init->get(), indices);
-          storeRun(values, epilogue.getDpsInitOperand(0)->get(), indices);
+          storeRun(values, epilogue.written(), indices);
           return;
         }
         // The splits of K add their partial sums into the output.
@@ -772,14 +682,13 @@ struct StageContractionsForGPUPass
       // Split, the output is complete only after every split's atomic
       // adds: the epilogue stays its own kernel.
       if (staging.kSplits == 1)
-        contraction->epilogue =
-            findEpilogue(op, contraction->storeOutput);
+        contraction->epilogue = ke::findGPUContractionEpilogue(op);
       staged.emplace_back(*contraction, staging);
     });
     for (auto &[contraction, staging] : staged) {
       stage(contraction, staging);
       if (contraction.epilogue)
-        contraction.epilogue->erase();
+        contraction.epilogue.op->erase();
       if (contraction.fill)
         contraction.fill->erase();
       if (contraction.broadcast)

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Codegen/GPUContraction.h"
+#include "ke/Codegen/GPUContractionEpilogue.h"
 #include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/GPUSharedSlices.h"
 #include "ke/Codegen/LinalgOnBuffers.h"
@@ -61,6 +62,9 @@ struct TensorCoreContraction : ke::GPUContraction {
   unsigned a = 0, b = 1;
   /// Outputs per block along rows and columns.
   int64_t tile = 0;
+  /// An elementwise op after the product that reads its output (a bias, an
+  /// activation): applied to the accumulators before they are stored.
+  ke::GPUContractionEpilogue epilogue;
 };
 
 Type inputElementType(const TensorCoreContraction &contraction,
@@ -402,8 +406,16 @@ void TensorCoreKernelBuilder::build() {
       for (int64_t i = 0; i < 4; ++i) {
         auto [indices, inside] = outputAt(fm, fn, i);
         Value result = loop.getResult((fm * fragmentColumns + fn) * 4 + i);
+        const ke::GPUContractionEpilogue &epilogue = contraction.epilogue;
         emitGuarded(builder, loc, inside, [&] {
-          memref::StoreOp::create(builder, loc, result, init->get(), indices);
+          if (!epilogue || epilogue.storeOutput)
+            memref::StoreOp::create(builder, loc, result, init->get(),
+                                    indices);
+          if (epilogue)
+            memref::StoreOp::create(
+                builder, loc,
+                epilogue.apply(builder, loc, init->get(), result, indices),
+                epilogue.written(), indices);
         });
       }
   gpu::TerminatorOp::create(builder, loc);
@@ -446,6 +458,7 @@ struct TensorCoreContractionsForGPUPass
         return;
       contraction->tile = chooseTile(*contraction, tile, minBlocks, exactTile);
       contraction->fill = findInitializingFill(op);
+      contraction->epilogue = ke::findGPUContractionEpilogue(op);
       rewritten.push_back(*contraction);
     });
     for (TensorCoreContraction &contraction : rewritten) {
@@ -459,6 +472,8 @@ struct TensorCoreContractionsForGPUPass
       int64_t fitting =
           std::max<int64_t>(1, std::min<int64_t>(stages, maxShared / perStage));
       TensorCoreKernelBuilder(contraction, fitting).build();
+      if (contraction.epilogue)
+        contraction.epilogue.op->erase();
       if (contraction.fill)
         contraction.fill->erase();
     }

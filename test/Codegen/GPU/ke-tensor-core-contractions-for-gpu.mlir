@@ -166,3 +166,58 @@ func.func @knob_off(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %c: memref
   linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// An elementwise op right after the product that reads it (bias and ReLU)
+// runs on the accumulators before they are stored: in place into the
+// product's buffer, or into its own output, the product's temporary then
+// never stored. One launch; the epilogue's generic goes away.
+// CHECK-LABEL: func.func @matmul_bias_relu_bf16(
+// PTX-LABEL:   llvm.func @matmul_bias_relu_bf16(
+// PTX:           mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PTX:           max.NaN.f32
+// PTX:           st.global.b32
+// CHECK:         gpu.launch
+// CHECK:           nvvm.mma.sync
+// CHECK:           memref.load %arg2[%{{.*}}] : memref<128xf32>
+// CHECK:           arith.addf
+// CHECK:           arith.maximumf
+// CHECK:           memref.store %{{.*}}, %arg3
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.generic
+// CHECK-LABEL: func.func @matmul_relu_into_temporary_bf16(
+// CHECK:         gpu.launch
+// CHECK:           arith.maximumf
+// CHECK-NOT:       memref.store %{{.*}}, %alloc
+// CHECK:           memref.store %{{.*}}, %arg2
+// CHECK:           gpu.terminator
+// CHECK-NOT:     linalg.generic
+#id = affine_map<(i, j) -> (i, j)>
+#col = affine_map<(i, j) -> (j)>
+func.func @matmul_bias_relu_bf16(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %bias: memref<128xf32>, %c: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<128x128xf32>)
+  linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%c : memref<128x128xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<128x128xf32>, memref<128xf32>) outs(%c : memref<128x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    %r = arith.maximumf %s, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+func.func @matmul_relu_into_temporary_bf16(%a: memref<128x64xbf16>, %b: memref<64x128xbf16>, %d: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %t = memref.alloc() : memref<128x128xf32>
+  linalg.fill ins(%zero : f32) outs(%t : memref<128x128xf32>)
+  linalg.matmul ins(%a, %b : memref<128x64xbf16>, memref<64x128xbf16>) outs(%t : memref<128x128xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%t : memref<128x128xf32>) outs(%d : memref<128x128xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
