@@ -1224,6 +1224,42 @@ def KePadsToCopies : Pass<"ke-pads-to-copies", "mlir::func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeFuseRowChains : Pass<"ke-fuse-row-chains", "mlir::func::FuncOp"> {
+  let summary = "Compute a chain of row ops (a softmax, a norm) per chunk of "
+                "rows";
+  let description = [{
+    On tensors, before the CPU schedule. A chain is a parallel linalg op
+    (the sink) and the linalg ops producing its operands, transitively,
+    that read and write along the same rows: each op's first loop parallel
+    and the first index of its outputs and of every input it reads per row
+    (an input not indexed by the rows, a bias along the columns, is read
+    whole); no contractions or convolutions; every use of a chain op's
+    result inside the chain, along the rows. A chain with at least one
+    reduction (a softmax's max and sum, a norm's statistics) whose sink
+    writes at least `min-bytes` over at least `least-chunks` rows has its
+    sink tiled along the rows in an `scf.forall` and the chain's ops fused
+    into it (upstream's `tileConsumerAndFuseProducersUsingSCF`), an op two
+    others read merged by CSE: each chunk's rows go through the whole chain
+    while they are in cache, instead of every op sweeping the whole tensor
+    through memory (four sweeps for a softmax). A chunk is the most rows
+    dividing the rows that leave `least-chunks` chunks and keep the sink's
+    chunk within `chunk-bytes` (at least one row); the schedule then
+    vectorizes each op of a chunk, and the chunks are what threads take.
+  }];
+  let options = [
+    Option<"leastChunks", "least-chunks", "int64_t", "8",
+           "Fewest chunks of rows (the threads' work)">,
+    Option<"chunkBytes", "chunk-bytes", "int64_t", "262144",
+           "Most bytes of the sink's output per chunk (at least one row)">,
+    Option<"minBytes", "min-bytes", "int64_t", "1048576",
+           "Fewest bytes of the sink's output worth fusing (smaller chains "
+           "stay in cache anyway)">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeSkipMaskedBlocks : Pass<"ke-skip-masked-blocks", "mlir::func::FuncOp"> {
   let summary = "Compute a masked contraction only where its mask keeps it";
   let description = [{

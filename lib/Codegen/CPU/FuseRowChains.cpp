@@ -1,0 +1,216 @@
+//===- FuseRowChains.cpp - ke-fuse-row-chains -----------------------------===//
+//
+// A softmax or a norm is a chain of ops over the same rows: a reduction
+// along each row (a max, a sum), an elementwise op that reads the row and
+// the reduction's result, another reduction, a last elementwise op. Each
+// op scheduled on its own sweeps every row before the next op starts, so a
+// tensor larger than the caches goes through memory once per op (four
+// times for a softmax). Here the last op is tiled along its rows and the
+// chain's ops are computed per chunk of rows inside that loop (upstream's
+// tile-and-fuse), so each chunk's rows stay in cache from the first op to
+// the last, and the chunks are what threads take.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ke/Codegen/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/CSE.h"
+
+#include "llvm/ADT/SetVector.h"
+
+namespace ke {
+#define GEN_PASS_DEF_KEFUSEROWCHAINS
+#include "ke/Codegen/Passes.h.inc"
+} // namespace ke
+
+using namespace mlir;
+
+namespace {
+/// Whether `map` reads an operand along the rows: its first index is the
+/// first loop.
+bool readsAlongRows(AffineMap map) {
+  return map.getNumResults() > 0 &&
+         map.getResult(0) == getAffineDimExpr(0, map.getContext());
+}
+
+/// Whether `op` can be computed per chunk of its first loop (the rows): a
+/// linalg op on tensors with static bounds, that loop parallel, every
+/// output indexed by it first, every input either indexed by it first or
+/// not at all (a row's max; a bias along the columns, read whole by every
+/// chunk); not a contraction or convolution (those have their own
+/// schedules).
+bool isRowOp(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
+      op.hasDynamicShape() || linalg::isaContractionOpInterface(op) ||
+      linalg::isaConvolutionOpInterface(op) ||
+      op.getIteratorTypesArray().front() != utils::IteratorType::parallel)
+    return false;
+  if (isa<linalg::FillOp>(op.getOperation()))
+    return true;
+  // Upstream tiles only results read through projected permutations.
+  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
+        return map.isProjectedPermutation();
+      }))
+    return false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    bool alongRows = readsAlongRows(map);
+    if (!alongRows && (op.isDpsInit(&operand) || map.isFunctionOfDim(0)))
+      return false;
+  }
+  return true;
+}
+
+/// The ops of the chain that ends at `sink`: row ops producing its operands,
+/// transitively, whose every user is in the chain (an op something else
+/// reads would be computed twice). Empty when the chain has no reduction
+/// (elementwise chains are one op already) or `sink` is not a row op.
+llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink) {
+  llvm::SetVector<Operation *> chain;
+  if (!isRowOp(sink) || isa<linalg::FillOp>(sink.getOperation()) ||
+      sink.getNumReductionLoops() != 0 || sink->getNumResults() != 1)
+    return {};
+  chain.insert(sink);
+  // Candidates first, then drop those read outside the chain until none is.
+  SmallVector<Operation *> worklist = {sink};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    auto consumer = cast<linalg::LinalgOp>(op);
+    for (OpOperand &operand : op->getOpOperands()) {
+      auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+      // Read whole by every chunk, it would be computed once per chunk.
+      if (!producer || producer->getBlock() != sink->getBlock() ||
+          !isRowOp(producer) || chain.contains(producer) ||
+          !readsAlongRows(consumer.getMatchingIndexingMap(&operand)))
+        continue;
+      chain.insert(producer);
+      worklist.push_back(producer);
+    }
+  }
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Operation *op : llvm::drop_begin(chain.getArrayRef())) {
+      bool readOutside = llvm::any_of(op->getUses(), [&](OpOperand &use) {
+        auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
+        return !user || !chain.contains(user) ||
+               !readsAlongRows(user.getMatchingIndexingMap(&use));
+      });
+      if (readOutside) {
+        chain.remove(op);
+        changed = true;
+        break;
+      }
+    }
+  }
+  bool reduces = llvm::any_of(chain, [](Operation *op) {
+    return cast<linalg::LinalgOp>(op).getNumReductionLoops() != 0;
+  });
+  if (!reduces)
+    return {};
+  return chain;
+}
+
+/// Rows per chunk: the largest divisor of `rows` that leaves at least
+/// `leastChunks` chunks and keeps a chunk of the sink's output within
+/// `chunkBytes` (at least one row).
+int64_t chooseChunkRows(int64_t rows, int64_t rowBytes, int64_t leastChunks,
+                        int64_t chunkBytes) {
+  int64_t most = std::max<int64_t>(
+      1, std::min(rows / leastChunks, chunkBytes / std::max<int64_t>(rowBytes, 1)));
+  for (int64_t chunk = most; chunk > 1; --chunk)
+    if (rows % chunk == 0)
+      return chunk;
+  return 1;
+}
+
+struct FuseRowChainsPass
+    : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (leastChunks < 1 || chunkBytes < 1) {
+      getOperation().emitError()
+          << "ke-fuse-row-chains: least-chunks and chunk-bytes must be "
+             "positive, got "
+          << static_cast<int64_t>(leastChunks) << " and "
+          << static_cast<int64_t>(chunkBytes);
+      return signalPassFailure();
+    }
+    // Sinks, last first: a chain fused into a later sink is gone before an
+    // earlier op of it is looked at.
+    SmallVector<linalg::LinalgOp> sinks;
+    getOperation().walk([&](linalg::LinalgOp op) { sinks.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    llvm::SmallPtrSet<Operation *, 16> fused;
+    bool changed = false;
+    for (linalg::LinalgOp sink : llvm::reverse(sinks)) {
+      if (fused.contains(sink))
+        continue;
+      llvm::SetVector<Operation *> chain = collectChain(sink);
+      if (chain.empty())
+        continue;
+      auto outputType =
+          cast<ShapedType>(sink.getDpsInitOperand(0)->get().getType());
+      int64_t rows = outputType.getDimSize(0);
+      int64_t bytes = outputType.getNumElements() *
+                      outputType.getElementTypeBitWidth() / 8;
+      // A chain whose tensors fit in the caches gains nothing from going
+      // row by row, and too few rows would leave threads idle.
+      if (bytes < minBytes || rows < leastChunks)
+        continue;
+      int64_t chunk =
+          chooseChunkRows(rows, bytes / rows, leastChunks, chunkBytes);
+      SmallVector<OpFoldResult> tileSizes(sink.getNumLoops(),
+                                          rewriter.getIndexAttr(0));
+      tileSizes[0] = rewriter.getIndexAttr(chunk);
+      scf::SCFTileAndFuseOptions options;
+      options.tilingOptions.setTileSizes(tileSizes).setLoopType(
+          scf::SCFTilingOptions::LoopType::ForallOp);
+      options.setFusionControlFn(
+          [&](tensor::ExtractSliceOp, OpResult producer, bool)
+              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            if (!chain.contains(producer.getOwner()))
+              return std::nullopt;
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          });
+      rewriter.setInsertionPoint(sink);
+      FailureOr<scf::SCFTileAndFuseResult> result =
+          scf::tileConsumerAndFuseProducersUsingSCF(
+              rewriter, cast<TilingInterface>(sink.getOperation()), options);
+      if (failed(result))
+        continue;
+      for (OpResult value : sink->getResults())
+        if (Value replacement = result->replacements.lookup(value))
+          rewriter.replaceAllUsesWith(value, replacement);
+      for (Operation *op : chain)
+        fused.insert(op);
+      changed = true;
+    }
+    if (!changed)
+      return;
+    // The chain's ops are dead now but for the slices of them that tiling
+    // took and fusion replaced; an op two others read was fused into each
+    // of them, the same op on the same slices, which CSE merges.
+    for (Operation *op : llvm::reverse(sinks)) {
+      if (!fused.contains(op))
+        continue;
+      for (Operation *user : llvm::make_early_inc_range(op->getUsers()))
+        if (isa<tensor::ExtractSliceOp>(user) && isOpTriviallyDead(user))
+          rewriter.eraseOp(user);
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+    }
+    DominanceInfo dominance;
+    eliminateCommonSubExpressions(rewriter, dominance, getOperation());
+  }
+};
+} // namespace
