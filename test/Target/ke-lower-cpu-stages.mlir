@@ -2,6 +2,13 @@
 // RUN: ke-opt %s '--ke-lower-cpu=x86-transposes=false' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-X86
 // RUN: ke-opt %s --ke-lower-riscv --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-X86
 
+// After the front-end cleanup: gathers' index operands read in the body,
+// 16-bit contractions on f32 extensions of their inputs, sibling
+// reductions merged, then row chains computed per chunk of rows.
+// CHECK:      ke-extract-index-operands,
+// CHECK-NEXT: ke-widen-contraction-inputs,
+// CHECK-NEXT: ke-fuse-sibling-reductions,
+// CHECK-NEXT: ke-fuse-row-chains{chunk-bytes=262144 least-chunks=8 min-bytes=1048576},
 // Masked products are cut to what their masks keep (ke-skip-masked-blocks),
 // then broadcasts read through reshapes are folded, right before the
 // schedule (ke-fold-reshapes-into-initializers).
