@@ -41,7 +41,8 @@ struct GPUContractionEpilogue {
 /// map (the same buffer or another), its other inputs any memrefs that are
 /// not views of the output, its body plain arithmetic (no linalg.index, no
 /// memory access). None when there is no such op.
-GPUContractionEpilogue findGPUContractionEpilogue(mlir::linalg::LinalgOp contraction);
+GPUContractionEpilogue
+findGPUContractionEpilogue(mlir::linalg::LinalgOp contraction);
 
 } // namespace ke
 

@@ -56,9 +56,8 @@ bool isRowOp(linalg::LinalgOp op) {
   if (isa<linalg::FillOp>(op.getOperation()))
     return true;
   // Upstream tiles only results read through projected permutations.
-  if (!llvm::all_of(op.getIndexingMapsArray(), [](AffineMap map) {
-        return map.isProjectedPermutation();
-      }))
+  if (!llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
     return false;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
@@ -125,15 +124,15 @@ llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink) {
 int64_t chooseChunkRows(int64_t rows, int64_t rowBytes, int64_t leastChunks,
                         int64_t chunkBytes) {
   int64_t most = std::max<int64_t>(
-      1, std::min(rows / leastChunks, chunkBytes / std::max<int64_t>(rowBytes, 1)));
+      1, std::min(rows / leastChunks,
+                  chunkBytes / std::max<int64_t>(rowBytes, 1)));
   for (int64_t chunk = most; chunk > 1; --chunk)
     if (rows % chunk == 0)
       return chunk;
   return 1;
 }
 
-struct FuseRowChainsPass
-    : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
+struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -161,8 +160,8 @@ struct FuseRowChainsPass
       auto outputType =
           cast<ShapedType>(sink.getDpsInitOperand(0)->get().getType());
       int64_t rows = outputType.getDimSize(0);
-      int64_t bytes = outputType.getNumElements() *
-                      outputType.getElementTypeBitWidth() / 8;
+      int64_t bytes =
+          outputType.getNumElements() * outputType.getElementTypeBitWidth() / 8;
       // A chain whose tensors fit in the caches gains nothing from going
       // row by row, and too few rows would leave threads idle.
       if (bytes < minBytes || rows < leastChunks)

@@ -38,8 +38,8 @@ bool isNarrowFloat(Type type, Type wide) {
 Value extendTensor(RewriterBase &rewriter, Location loc, Value input,
                    Type element) {
   auto type = cast<RankedTensorType>(input.getType());
-  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                        element);
+  Value empty =
+      tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
   AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> parallel(type.getRank(),
                                             utils::IteratorType::parallel);
@@ -79,19 +79,23 @@ SmallVector<OpOperand *> getNarrowInputs(linalg::LinalgOp op, Type wide) {
   return narrow;
 }
 
-/// Rewrites `op` on its widened inputs; fails where the op's kind is not
-/// one this pass rebuilds (generics, matmul, batch_matmul).
-LogicalResult widen(RewriterBase &rewriter, linalg::LinalgOp op,
-                    ArrayRef<OpOperand *> narrow, Type wide) {
+/// Whether this pass rebuilds `op` on other operand types: generics (their
+/// body is edited), matmul and batch_matmul (built anew from the types).
+bool isRebuildable(linalg::LinalgOp op) {
+  return isa<linalg::GenericOp, linalg::MatmulOp, linalg::BatchMatmulOp>(
+      op.getOperation());
+}
+
+/// Rewrites `op` (rebuildable) on its widened inputs.
+void widen(RewriterBase &rewriter, linalg::LinalgOp op,
+           ArrayRef<OpOperand *> narrow, Type wide) {
   rewriter.setInsertionPoint(op);
   SmallVector<Value> inputs;
   for (OpOperand *input : op.getDpsInputOperands())
-    inputs.push_back(llvm::is_contained(narrow, input)
-                         ? extendTensor(rewriter, op.getLoc(), input->get(),
-                                        wide)
-                         : input->get());
-  SmallVector<Value> inits = op.getDpsInits();
-  TypeRange results = op->getResultTypes();
+    inputs.push_back(
+        llvm::is_contained(narrow, input)
+            ? extendTensor(rewriter, op.getLoc(), input->get(), wide)
+            : input->get());
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
     // The same body, its widened arguments f32 and their extensions gone.
     rewriter.modifyOpInPlace(generic, [&] {
@@ -99,36 +103,31 @@ LogicalResult widen(RewriterBase &rewriter, linalg::LinalgOp op,
         input->set(inputs[input->getOperandNumber()]);
         BlockArgument argument = generic.getMatchingBlockArgument(input);
         argument.setType(wide);
-        for (Operation *user : llvm::make_early_inc_range(argument.getUsers())) {
+        for (Operation *user :
+             llvm::make_early_inc_range(argument.getUsers())) {
           rewriter.replaceAllUsesWith(user->getResult(0), argument);
           rewriter.eraseOp(user);
         }
       }
     });
-    return success();
+    return;
   }
   // Named ops build their body from their operands' types.
+  SmallVector<Value> inits = op.getDpsInits();
+  TypeRange results = op->getResultTypes();
   SmallVector<NamedAttribute> attributes;
   for (NamedAttribute attribute : op->getAttrs())
     if (attribute.getName() != "operandSegmentSizes")
       attributes.push_back(attribute);
-  Operation *replacement = nullptr;
-  if (isa<linalg::MatmulOp>(op.getOperation()))
-    replacement = linalg::MatmulOp::create(rewriter, op.getLoc(), results,
-                                           inputs, inits, attributes);
-  else if (isa<linalg::BatchMatmulOp>(op.getOperation()))
-    replacement = linalg::BatchMatmulOp::create(
-        rewriter, op.getLoc(), results, inputs, inits, attributes);
-  if (!replacement) {
-    // Nothing to rebuild: drop the extensions made for it.
-    for (Value input : inputs)
-      if (auto extension = input.getDefiningOp<linalg::GenericOp>();
-          extension && extension->use_empty())
-        rewriter.eraseOp(extension);
-    return failure();
-  }
+  Operation *replacement =
+      isa<linalg::MatmulOp>(op.getOperation())
+          ? linalg::MatmulOp::create(rewriter, op.getLoc(), results, inputs,
+                                     inits, attributes)
+                .getOperation()
+          : linalg::BatchMatmulOp::create(rewriter, op.getLoc(), results,
+                                          inputs, inits, attributes)
+                .getOperation();
   rewriter.replaceOp(op, replacement->getResults());
-  return success();
 }
 
 struct WidenContractionInputsPass
@@ -137,7 +136,7 @@ struct WidenContractionInputsPass
     SmallVector<linalg::LinalgOp> contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (op.hasPureTensorSemantics() && op->getNumResults() == 1 &&
-          linalg::isaContractionOpInterface(op))
+          isRebuildable(op) && linalg::isaContractionOpInterface(op))
         contractions.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -147,7 +146,7 @@ struct WidenContractionInputsPass
         continue;
       SmallVector<OpOperand *> narrow = getNarrowInputs(op, wide);
       if (!narrow.empty())
-        (void)widen(rewriter, op, narrow, wide);
+        widen(rewriter, op, narrow, wide);
     }
   }
 };

@@ -10,8 +10,7 @@
 
 using namespace mlir;
 
-ke::GPUContractionEpilogue
-ke::findGPUContractionEpilogue(linalg::LinalgOp op) {
+ke::GPUContractionEpilogue ke::findGPUContractionEpilogue(linalg::LinalgOp op) {
   Value output = op.getDpsInitOperand(0)->get();
   auto outputType = dyn_cast<MemRefType>(output.getType());
   auto epilogue = dyn_cast_or_null<linalg::GenericOp>(op->getNextNode());
@@ -82,22 +81,24 @@ Value ke::GPUContractionEpilogue::apply(OpBuilder &builder, Location loc,
       mapping.map(argument, result);
       continue;
     }
-    mapping.map(argument,
-                memref::LoadOp::create(
-                    builder, loc, input->get(),
-                    detail::applyMap(builder, loc,
-                                     generic.getMatchingIndexingMap(input), at)));
+    mapping.map(argument, memref::LoadOp::create(
+                              builder, loc, input->get(),
+                              detail::applyMap(
+                                  builder, loc,
+                                  generic.getMatchingIndexingMap(input), at)));
   }
   OpOperand *writtenOperand = generic.getDpsInitOperand(0);
-  BlockArgument writtenArgument = generic.getMatchingBlockArgument(writtenOperand);
+  BlockArgument writtenArgument =
+      generic.getMatchingBlockArgument(writtenOperand);
   if (!writtenArgument.use_empty())
-    mapping.map(writtenArgument,
-                writtenOperand->get() == contractionOutput
-                    ? result
-                    : memref::LoadOp::create(builder, loc,
-                                             writtenOperand->get(), at)
-                          .getResult());
+    mapping.map(
+        writtenArgument,
+        writtenOperand->get() == contractionOutput
+            ? result
+            : memref::LoadOp::create(builder, loc, writtenOperand->get(), at)
+                  .getResult());
   for (Operation &nested : generic.getBody()->without_terminator())
     builder.clone(nested, mapping);
-  return mapping.lookupOrDefault(generic.getBody()->getTerminator()->getOperand(0));
+  return mapping.lookupOrDefault(
+      generic.getBody()->getTerminator()->getOperand(0));
 }
