@@ -8,7 +8,7 @@
 // CHECK:      ke-extract-index-operands,
 // CHECK-NEXT: ke-widen-contraction-inputs,
 // CHECK-NEXT: ke-fuse-sibling-reductions,
-// CHECK-NEXT: ke-fuse-row-chains{chunk-bytes=262144 least-chunks=8 min-bytes=1048576},
+// CHECK-NEXT: ke-fuse-row-chains{chunk-bytes=262144 least-chunks=8 min-bytes=1048576 whole-input-bytes=1048576},
 // Masked products are cut to what their masks keep (ke-skip-masked-blocks),
 // then broadcasts read through reshapes are folded, right before the
 // schedule (ke-fold-reshapes-into-initializers).

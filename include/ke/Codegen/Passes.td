@@ -1252,10 +1252,15 @@ def KeFuseRowChains : Pass<"ke-fuse-row-chains", "mlir::func::FuncOp"> {
     that read and write along the same rows: each op's first loop parallel
     and the first index of its outputs and of every input it reads per row
     (an input not indexed by the rows, a bias along the columns, is read
-    whole); no contractions or convolutions; every use of a chain op's
-    result inside the chain, along the rows. A chain with at least one
-    reduction (a softmax's max and sum, a norm's statistics) whose sink
-    writes at least `min-bytes` over at least `least-chunks` rows has its
+    whole); no convolutions, and contractions only where the inputs they
+    read whole hold at most `whole-input-bytes` (attention's K and V, not a
+    large GEMM weight); every use of a chain op's result inside the chain,
+    along the rows. The sink is elementwise along the rows or a contraction
+    (attention's second product). A chain with at least one row reduction
+    other than a contraction (a softmax's max and sum, a norm's statistics)
+    whose sink writes at least `min-bytes` (any size where the chain holds
+    a contraction: its ops would each be a parallel region of their own)
+    over at least `least-chunks` rows has its
     sink tiled along the rows in an `scf.forall` and the chain's ops fused
     into it (upstream's `tileConsumerAndFuseProducersUsingSCF`), an op two
     others read merged by CSE: each chunk's rows go through the whole chain
@@ -1272,7 +1277,10 @@ def KeFuseRowChains : Pass<"ke-fuse-row-chains", "mlir::func::FuncOp"> {
            "Most bytes of the sink's output per chunk (at least one row)">,
     Option<"minBytes", "min-bytes", "int64_t", "1048576",
            "Fewest bytes of the sink's output worth fusing (smaller chains "
-           "stay in cache anyway)">
+           "stay in cache anyway)">,
+    Option<"wholeInputBytes", "whole-input-bytes", "int64_t", "1048576",
+           "Most bytes a contraction in a chain may read whole (once per "
+           "chunk), over all its inputs not indexed by the rows">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
@@ -1684,7 +1692,10 @@ def KePackContractionPanels
     rows (the output elements B does not index) to reuse each panel: the
     copy costs one pass over B, paid back by every row block. B already in
     panel form (innermost the columns, exactly `P` of them) is left alone.
-    CPU only; in `ke-lower-cpu`'s default schedule before
+    A contraction inside `scf.forall` chunks (a fused row chain's, such as
+    attention's products per block of query rows) that all read the same B
+    has B packed once before the outermost such loop, and its rows counted
+    over all chunks. CPU only; in `ke-lower-cpu`'s default schedule before
     `ke-tile-and-vectorize`.
   }];
   let options = [

@@ -10,6 +10,11 @@
 // tile-and-fuse), so each chunk's rows stay in cache from the first op to
 // the last, and the chunks are what threads take.
 //
+// A contraction along the rows joins a chain when what every chunk reads
+// whole (attention's K and V) is small: attention's scores then live one
+// chunk at a time in cache between its two products and the softmax, all
+// in one parallel region instead of one per op.
+//
 //===----------------------------------------------------------------------===//
 
 #include "ke/Codegen/Passes.h"
@@ -41,18 +46,32 @@ bool readsAlongRows(AffineMap map) {
          map.getResult(0) == getAffineDimExpr(0, map.getContext());
 }
 
+/// Bytes of a statically shaped tensor.
+int64_t getTensorBytes(Value value) {
+  auto type = cast<ShapedType>(value.getType());
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
 /// Whether `op` can be computed per chunk of its first loop (the rows): a
 /// linalg op on tensors with static bounds, that loop parallel, every
 /// output indexed by it first, every input either indexed by it first or
 /// not at all (a row's max; a bias along the columns, read whole by every
-/// chunk); not a contraction or convolution (those have their own
-/// schedules).
-bool isRowOp(linalg::LinalgOp op) {
+/// chunk); not a convolution, and a contraction only where the inputs it
+/// reads whole hold at most `wholeInputBytes` (a GEMM's large weight would
+/// be read once per chunk; its own schedule splits it better).
+bool isRowOp(linalg::LinalgOp op, int64_t wholeInputBytes) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
-      op.hasDynamicShape() || linalg::isaContractionOpInterface(op) ||
-      linalg::isaConvolutionOpInterface(op) ||
+      op.hasDynamicShape() || linalg::isaConvolutionOpInterface(op) ||
       op.getIteratorTypesArray().front() != utils::IteratorType::parallel)
     return false;
+  if (linalg::isaContractionOpInterface(op)) {
+    int64_t wholeBytes = 0;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (!readsAlongRows(op.getMatchingIndexingMap(input)))
+        wholeBytes += getTensorBytes(input->get());
+    if (wholeBytes > wholeInputBytes)
+      return false;
+  }
   if (isa<linalg::FillOp>(op.getOperation()))
     return true;
   // Upstream tiles only results read through projected permutations.
@@ -68,14 +87,27 @@ bool isRowOp(linalg::LinalgOp op) {
   return true;
 }
 
+/// Whether `op` reduces along its rows other than as a contraction (a
+/// softmax's max or sum, a norm's statistics).
+bool isRowReduction(Operation *op) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  return linalgOp.getNumReductionLoops() != 0 &&
+         !linalg::isaContractionOpInterface(linalgOp);
+}
+
 /// The ops of the chain that ends at `sink`: row ops producing its operands,
 /// transitively, whose every user is in the chain (an op something else
-/// reads would be computed twice). Empty when the chain has no reduction
-/// (elementwise chains are one op already) or `sink` is not a row op.
-llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink) {
+/// reads would be computed twice). Empty when the chain has no row
+/// reduction (elementwise chains are one op already; a contraction and its
+/// epilogue have their own schedule) or `sink` is not a row op. The sink
+/// is elementwise along the rows or a contraction (attention's second
+/// product).
+llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink,
+                                          int64_t wholeInputBytes) {
   llvm::SetVector<Operation *> chain;
-  if (!isRowOp(sink) || isa<linalg::FillOp>(sink.getOperation()) ||
-      sink.getNumReductionLoops() != 0 || sink->getNumResults() != 1)
+  if (!isRowOp(sink, wholeInputBytes) ||
+      isa<linalg::FillOp>(sink.getOperation()) || isRowReduction(sink) ||
+      sink->getNumResults() != 1)
     return {};
   chain.insert(sink);
   // Candidates first, then drop those read outside the chain until none is.
@@ -87,7 +119,7 @@ llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink) {
       auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
       // Read whole by every chunk, it would be computed once per chunk.
       if (!producer || producer->getBlock() != sink->getBlock() ||
-          !isRowOp(producer) || chain.contains(producer) ||
+          !isRowOp(producer, wholeInputBytes) || chain.contains(producer) ||
           !readsAlongRows(consumer.getMatchingIndexingMap(&operand)))
         continue;
       chain.insert(producer);
@@ -110,10 +142,7 @@ llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink) {
       }
     }
   }
-  bool reduces = llvm::any_of(chain, [](Operation *op) {
-    return cast<linalg::LinalgOp>(op).getNumReductionLoops() != 0;
-  });
-  if (!reduces)
+  if (!llvm::any_of(chain, isRowReduction))
     return {};
   return chain;
 }
@@ -144,6 +173,12 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
           << static_cast<int64_t>(chunkBytes);
       return signalPassFailure();
     }
+    if (wholeInputBytes < 0) {
+      getOperation().emitError()
+          << "ke-fuse-row-chains: whole-input-bytes must not be negative, got "
+          << static_cast<int64_t>(wholeInputBytes);
+      return signalPassFailure();
+    }
     // Sinks, last first: a chain fused into a later sink is gone before an
     // earlier op of it is looked at.
     SmallVector<linalg::LinalgOp> sinks;
@@ -152,19 +187,26 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
     llvm::SmallPtrSet<Operation *, 16> fused;
     bool changed = false;
     for (linalg::LinalgOp sink : llvm::reverse(sinks)) {
-      if (fused.contains(sink))
+      // Already in chunks (a schedule's threads, or this pass run before):
+      // chunks of chunks would be threads inside threads.
+      if (fused.contains(sink) || sink->getParentOfType<scf::ForallOp>())
         continue;
-      llvm::SetVector<Operation *> chain = collectChain(sink);
+      llvm::SetVector<Operation *> chain =
+          collectChain(sink, wholeInputBytes);
       if (chain.empty())
         continue;
-      auto outputType =
-          cast<ShapedType>(sink.getDpsInitOperand(0)->get().getType());
-      int64_t rows = outputType.getDimSize(0);
-      int64_t bytes =
-          outputType.getNumElements() * outputType.getElementTypeBitWidth() / 8;
+      Value output = sink.getDpsInitOperand(0)->get();
+      int64_t rows = cast<ShapedType>(output.getType()).getDimSize(0);
+      int64_t bytes = getTensorBytes(output);
       // A chain whose tensors fit in the caches gains nothing from going
-      // row by row, and too few rows would leave threads idle.
-      if (bytes < minBytes || rows < leastChunks)
+      // row by row, unless it holds a contraction: each op would otherwise
+      // be a parallel region of its own, its product written whole before
+      // the next op reads it (attention: 6 regions of a few microseconds
+      // each). Too few rows would leave threads idle.
+      bool contracts = llvm::any_of(chain, [](Operation *op) {
+        return linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(op));
+      });
+      if ((bytes < minBytes && !contracts) || rows < leastChunks)
         continue;
       int64_t chunk =
           chooseChunkRows(rows, bytes / rows, leastChunks, chunkBytes);

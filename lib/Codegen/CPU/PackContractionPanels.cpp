@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -36,13 +37,48 @@ struct PanelPlan {
   SmallVector<unsigned> packedLoops;
 };
 
+/// The outermost scf.forall around `op` that `b` is defined outside of: its
+/// chunks (a fused row chain's, attention's) all read the same B, packed
+/// once before it instead of once per chunk. Null when there is none.
+scf::ForallOp getOutermostInvariantForall(Operation *op, Value b) {
+  scf::ForallOp outermost;
+  for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
+       forall = forall->getParentOfType<scf::ForallOp>()) {
+    if (!forall.isDefinedOutsideOfLoop(b))
+      break;
+    outermost = forall;
+  }
+  return outermost;
+}
+
+/// Iterations of the scf.foralls from `op`'s parent out to `outermost`
+/// (their static trip counts; 1 for a dynamic one).
+int64_t getChunksAround(Operation *op, scf::ForallOp outermost) {
+  int64_t chunks = 1;
+  if (!outermost)
+    return chunks;
+  for (auto forall = op->getParentOfType<scf::ForallOp>(); forall;
+       forall = forall->getParentOfType<scf::ForallOp>()) {
+    for (auto [lower, upper, step] :
+         llvm::zip(forall.getStaticLowerBound(), forall.getStaticUpperBound(),
+                   forall.getStaticStep()))
+      if (!ShapedType::isDynamic(lower) && !ShapedType::isDynamic(upper) &&
+          !ShapedType::isDynamic(step) && step > 0)
+        chunks *= llvm::divideCeil(upper - lower, step);
+    if (forall == outermost)
+      break;
+  }
+  return chunks;
+}
+
 /// The plan for `op`, or nothing when it is not a contraction worth packing:
 /// one result, two inputs of its element type, static shapes, indexing maps
 /// that are plain loop indices, an output whose columns (its innermost loop)
 /// are read by exactly one input (B) and whose other loops give at least
-/// `minRows` rows that reuse each panel, and a column count that `panelWidth`
-/// divides. B already in panels (its innermost loop the columns, exactly
-/// `panelWidth` of them) is left alone.
+/// `minRows` rows that reuse each panel (with the chunks of the scf.foralls
+/// around it that B is defined outside of), and a column count that
+/// `panelWidth` divides. B already in panels (its innermost loop the
+/// columns, exactly `panelWidth` of them) is left alone.
 std::optional<PanelPlan> planPanels(linalg::LinalgOp op, int64_t panelWidth,
                                     int64_t minRows) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
@@ -87,6 +123,8 @@ std::optional<PanelPlan> planPanels(linalg::LinalgOp op, int64_t panelWidth,
     if (!bMap.isFunctionOfDim(loop))
       rows *= bounds[loop];
   }
+  rows *= getChunksAround(
+      op, getOutermostInvariantForall(op, op->getOperand(plan.bIndex)));
   if (rows < minRows)
     return std::nullopt;
 
@@ -215,9 +253,13 @@ void packContraction(IRRewriter &rewriter, linalg::LinalgOp op,
                      const PanelPlan &plan, int64_t panelWidth) {
   MLIRContext *context = rewriter.getContext();
   Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
   Operation *bProducer = op->getOperand(plan.bIndex).getDefiningOp();
+  scf::ForallOp invariant =
+      getOutermostInvariantForall(op, op->getOperand(plan.bIndex));
+  rewriter.setInsertionPoint(invariant ? invariant.getOperation()
+                                       : op.getOperation());
   Value panels = packB(rewriter, loc, op, plan, panelWidth);
+  rewriter.setInsertionPoint(op);
 
   unsigned loops = op.getNumLoops();
   AffineExpr lane = getAffineDimExpr(loops, context);

@@ -1,6 +1,8 @@
 // RUN: ke-opt %s -split-input-file --ke-fuse-row-chains="min-bytes=4096" | FileCheck %s
 // RUN: ke-opt %s -split-input-file --ke-fuse-row-chains | FileCheck %s --check-prefix=SMALL
+// RUN: ke-opt %s -split-input-file --ke-fuse-row-chains="min-bytes=4096 whole-input-bytes=4096" | FileCheck %s --check-prefix=WHOLE
 // RUN: not ke-opt %s -split-input-file --ke-fuse-row-chains="least-chunks=0" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not ke-opt %s -split-input-file --ke-fuse-row-chains="whole-input-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BADWHOLE
 
 // A softmax over 64 rows of 256: max, exp(x - max), sum, divide, computed
 // per chunk of 8 rows (8 chunks) in one scf.forall; the exp that the sum
@@ -20,6 +22,7 @@
 // SMALL-LABEL: func.func @softmax
 // SMALL-NOT:     scf.forall
 // BAD: ke-fuse-row-chains: least-chunks and chunk-bytes must be positive, got 0 and 262144
+// BADWHOLE: ke-fuse-row-chains: whole-input-bytes must not be negative, got -1
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @softmax(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
@@ -121,9 +124,9 @@ func.func @scaled_norm_fused(%x: tensor<64x256xf32>, %g: tensor<256xf32>) -> ten
 
 // -----
 
-// A matmul feeding a row chain stays whole (contractions keep their own
-// schedule); the chain after it is fused. A chain whose last op reads the
-// rows transposed is left alone.
+// A matmul whose weight (2 MB, above whole-input-bytes) every chunk would
+// read whole stays whole; the chain after it is fused. A chain whose last
+// op reads the rows transposed is left alone.
 // CHECK-LABEL: func.func @matmul_then_row_sum
 // CHECK:         linalg.matmul
 // CHECK:         scf.forall
@@ -137,11 +140,11 @@ func.func @scaled_norm_fused(%x: tensor<64x256xf32>, %g: tensor<256xf32>) -> ten
 #tr = affine_map<(d0, d1) -> (d1, d0)>
 #row = affine_map<(d0, d1) -> (d0)>
 #col = affine_map<(d0, d1) -> (d1)>
-func.func @matmul_then_row_sum(%a: tensor<64x64xf32>, %b: tensor<64x256xf32>) -> tensor<64x256xf32> {
+func.func @matmul_then_row_sum(%a: tensor<64x2048xf32>, %b: tensor<2048x256xf32>) -> tensor<64x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<64x256xf32>
   %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x256xf32>) outs(%z : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x2048xf32>, tensor<2048x256xf32>) outs(%z : tensor<64x256xf32>) -> tensor<64x256xf32>
   %e0 = tensor.empty() : tensor<64xf32>
   %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
   %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
@@ -176,4 +179,131 @@ func.func @transposed_sink(%x: tensor<64x256xf32>) -> tensor<256x64xf32> {
     linalg.yield %q : f32
   } -> tensor<256x64xf32>
   return %t : tensor<256x64xf32>
+}
+
+// -----
+
+// Attention: S = Q K^T, a softmax along S's rows, O = P V. K and V (8 KB
+// each) are read whole by every chunk, so both products join the chain and
+// the whole of it runs per chunk of 8 query rows in one scf.forall, at any
+// size (below min-bytes in the SMALL run). With K and V above whole-input-bytes
+// (WHOLE) the products stay whole and only the softmax is fused. A GEMM
+// with an epilogue but no row reduction is not a chain. Already in chunks,
+// a chain is not chunked again.
+// CHECK-LABEL: func.func @attention
+// CHECK:         scf.forall (%[[R:.*]]) = (0) to (64) step (8)
+// CHECK:           tensor.extract_slice %arg0[%[[R]], 0] [8, 32] [1, 1]
+// CHECK:           linalg.generic {{.*}}["parallel", "parallel", "reduction"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x32xf32>, tensor<64x32xf32>)
+// CHECK:           math.exp
+// CHECK:           arith.divf
+// CHECK:           linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<64x32xf32>)
+// CHECK:           tensor.parallel_insert_slice
+// CHECK-NOT:     linalg.
+// CHECK:         return
+// CHECK-LABEL: func.func @gemm_epilogue
+// CHECK-NOT:     scf.forall
+// CHECK-LABEL: func.func @chunked
+// CHECK:         scf.forall
+// CHECK-NOT:       scf.forall (
+// CHECK:         return
+// SMALL-LABEL: func.func @attention
+// SMALL:         scf.forall
+// SMALL:           linalg.generic {{.*}}["parallel", "parallel", "reduction"]
+// SMALL:           linalg.matmul
+// WHOLE-LABEL: func.func @attention
+// WHOLE:         linalg.generic {{.*}}["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<64x64xf32>)
+// WHOLE:         scf.forall
+// WHOLE:           math.exp
+// WHOLE:           arith.divf
+// WHOLE:         linalg.matmul ins(%{{.*}}, %arg2 : tensor<64x64xf32>, tensor<64x32xf32>)
+#q = affine_map<(d0, d1, d2) -> (d0, d2)>
+#k = affine_map<(d0, d1, d2) -> (d1, d2)>
+#s = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @attention(%q: tensor<64x32xf32>, %k: tensor<64x32xf32>, %v: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %es = tensor.empty() : tensor<64x64xf32>
+  %zs = linalg.fill ins(%zero : f32) outs(%es : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %s = linalg.generic {indexing_maps = [#q, #k, #s], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<64x32xf32>, tensor<64x32xf32>) outs(%zs : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<64x64xf32>
+  %e0 = tensor.empty() : tensor<64xf32>
+  %m0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%s : tensor<64x64xf32>) outs(%m0 : tensor<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s, %max : tensor<64x64xf32>, tensor<64xf32>) outs(%es : tensor<64x64xf32>) {
+  ^bb0(%in: f32, %m: f32, %o: f32):
+    %d = arith.subf %in, %m : f32
+    %x = math.exp %d : f32
+    linalg.yield %x : f32
+  } -> tensor<64x64xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<64x64xf32>) outs(%s0 : tensor<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<64xf32>
+  %p = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %sum : tensor<64x64xf32>, tensor<64xf32>) outs(%es : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %t: f32, %o: f32):
+    %r = arith.divf %x, %t : f32
+    linalg.yield %r : f32
+  } -> tensor<64x64xf32>
+  %eo = tensor.empty() : tensor<64x32xf32>
+  %zo = linalg.fill ins(%zero : f32) outs(%eo : tensor<64x32xf32>) -> tensor<64x32xf32>
+  %o = linalg.matmul ins(%p, %v : tensor<64x64xf32>, tensor<64x32xf32>) outs(%zo : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %o : tensor<64x32xf32>
+}
+func.func @gemm_epilogue(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %bias: tensor<64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %out = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<64x64xf32>, tensor<64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %y = arith.addf %x, %c : f32
+    %r = arith.maximumf %y, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<64x64xf32>
+  return %out : tensor<64x64xf32>
+}
+func.func @chunked(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x256xf32>
+  %r = scf.forall (%i) = (0) to (64) step (32) shared_outs(%out = %e) -> (tensor<64x256xf32>) {
+    %xs = tensor.extract_slice %x[%i, 0] [32, 256] [1, 1] : tensor<64x256xf32> to tensor<32x256xf32>
+    %e0 = tensor.empty() : tensor<32xf32>
+    %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<32xf32>) -> tensor<32xf32>
+    %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+        ins(%xs : tensor<32x256xf32>) outs(%s0 : tensor<32xf32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %a = arith.addf %in, %acc : f32
+      linalg.yield %a : f32
+    } -> tensor<32xf32>
+    %e1 = tensor.empty() : tensor<32x256xf32>
+    %d = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+        ins(%xs, %sum : tensor<32x256xf32>, tensor<32xf32>) outs(%e1 : tensor<32x256xf32>) {
+    ^bb0(%in: f32, %t: f32, %o: f32):
+      %q = arith.divf %in, %t : f32
+      linalg.yield %q : f32
+    } -> tensor<32x256xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %d into %out[%i, 0] [32, 256] [1, 1] : tensor<32x256xf32> into tensor<64x256xf32>
+    }
+  }
+  return %r : tensor<64x256xf32>
 }

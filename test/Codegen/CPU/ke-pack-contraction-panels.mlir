@@ -112,3 +112,34 @@ func.func @not_packed(%a: tensor<32x64xf32>, %b: tensor<64x128xf32>, %c: tensor<
   %r4 = linalg.matmul ins(%a4, %b4 : tensor<128x64xf16>, tensor<64x128xf16>) outs(%c4 : tensor<128x128xf32>) -> tensor<128x128xf32>
   return %r, %r2, %r3, %r4 : tensor<32x128xf32>, tensor<128x48xf32>, tensor<128x32xf32>, tensor<128x128xf32>
 }
+
+// -----
+
+// Inside chunks of 32 rows (a fused row chain's scf.forall) that all read
+// the same B: B is packed once before the loop, and the rows that reuse
+// its panels are counted over the 4 chunks (128, not 32). A B computed in
+// each chunk is packed there, where its chunk's 32 rows are too few.
+// CHECK-LABEL: func.func @chunks
+// CHECK:         %[[PANELS:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x64x32xf32>)
+// CHECK:         scf.forall
+// CHECK:           linalg.contract {{.*}} ins(%{{.*}}, %[[PANELS]] : tensor<32x64xf32>, tensor<2x64x32xf32>)
+// CHECK:           linalg.matmul
+// CHECK-NOT:       linalg.contract
+// CHECK:           tensor.parallel_insert_slice
+func.func @chunks(%a: tensor<128x64xf32>, %b: tensor<64x64xf32>) -> (tensor<128x64xf32>, tensor<128x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x64xf32>
+  %r:2 = scf.forall (%i) = (0) to (128) step (32) shared_outs(%out = %e, %out2 = %e) -> (tensor<128x64xf32>, tensor<128x64xf32>) {
+    %as = tensor.extract_slice %a[%i, 0] [32, 64] [1, 1] : tensor<128x64xf32> to tensor<32x64xf32>
+    %ec = tensor.empty() : tensor<32x64xf32>
+    %z = linalg.fill ins(%zero : f32) outs(%ec : tensor<32x64xf32>) -> tensor<32x64xf32>
+    %c = linalg.matmul ins(%as, %b : tensor<32x64xf32>, tensor<64x64xf32>) outs(%z : tensor<32x64xf32>) -> tensor<32x64xf32>
+    %bs = tensor.extract_slice %a[%i, 0] [64, 64] [1, 1] : tensor<128x64xf32> to tensor<64x64xf32>
+    %c2 = linalg.matmul ins(%as, %bs : tensor<32x64xf32>, tensor<64x64xf32>) outs(%z : tensor<32x64xf32>) -> tensor<32x64xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %c into %out[%i, 0] [32, 64] [1, 1] : tensor<32x64xf32> into tensor<128x64xf32>
+      tensor.parallel_insert_slice %c2 into %out2[%i, 0] [32, 64] [1, 1] : tensor<32x64xf32> into tensor<128x64xf32>
+    }
+  }
+  return %r#0, %r#1 : tensor<128x64xf32>, tensor<128x64xf32>
+}
