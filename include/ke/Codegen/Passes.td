@@ -1247,27 +1247,30 @@ def KeFuseRowChains : Pass<"ke-fuse-row-chains", "mlir::func::FuncOp"> {
   let summary = "Compute a chain of row ops (a softmax, a norm) per chunk of "
                 "rows";
   let description = [{
-    On tensors, before the CPU schedule. A chain is a parallel linalg op
-    (the sink) and the linalg ops producing its operands, transitively,
-    that read and write along the same rows: each op's first loop parallel
-    and the first index of its outputs and of every input it reads per row
-    (an input not indexed by the rows, a bias along the columns, is read
-    whole); no convolutions, and contractions only where the inputs they
-    read whole hold at most `whole-input-bytes` (attention's K and V, not a
-    large GEMM weight); every use of a chain op's result inside the chain,
-    along the rows. The sink is elementwise along the rows or a contraction
-    (attention's second product). A chain with at least one row reduction
-    other than a contraction (a softmax's max and sum, a norm's statistics)
-    whose sink writes at least `min-bytes` (any size where the chain holds
-    a contraction: its ops would each be a parallel region of their own)
-    over at least `least-chunks` rows has its
+    On tensors, before the CPU schedule. The rows are the fewest leading
+    loops of the last op (the sink) that number at least `least-chunks`
+    (a softmax's rows; a group norm's batches and groups together). A chain
+    is the sink and the linalg ops producing its operands, transitively,
+    that write along the same rows: each op's leading loops parallel and
+    the first indices of its outputs (inputs are sliced as their maps say:
+    a row's max per row, a bias along the columns whole, a group norm's
+    weights per group); no convolutions, and contractions only where the
+    inputs they read whole hold at most `whole-input-bytes` (attention's K
+    and V, not a large GEMM weight); every use of a chain op's result
+    inside the chain, along the rows. The sink is elementwise along the
+    rows or a contraction (attention's second product). A chain with at
+    least one row reduction other than a contraction (a softmax's max and
+    sum, a norm's statistics) whose sink writes at least `min-bytes` (any
+    size where the chain holds a contraction: its ops would each be a
+    parallel region of their own) has its
     sink tiled along the rows in an `scf.forall` and the chain's ops fused
     into it (upstream's `tileConsumerAndFuseProducersUsingSCF`), an op two
     others read merged by CSE: each chunk's rows go through the whole chain
     while they are in cache, instead of every op sweeping the whole tensor
-    through memory (four sweeps for a softmax). A chunk is the most rows
-    dividing the rows that leave `least-chunks` chunks and keep the sink's
-    chunk within `chunk-bytes` (at least one row); the schedule then
+    through memory (four sweeps for a softmax). A chunk is one row of the
+    outer row loops and the most rows of the innermost dividing it that
+    leave `least-chunks` chunks and keep the sink's chunk within
+    `chunk-bytes` (at least one row); the schedule then
     vectorizes each op of a chunk, and the chunks are what threads take.
   }];
   let options = [

@@ -39,12 +39,18 @@ namespace ke {
 using namespace mlir;
 
 namespace {
-/// Whether `map` reads an operand along the rows: its first index is the
-/// first loop.
-bool readsAlongRows(AffineMap map) {
-  return map.getNumResults() > 0 &&
-         map.getResult(0) == getAffineDimExpr(0, map.getContext());
+/// Whether `map` reads an operand along the rows, the first `rowLoops`
+/// loops (a group norm's batch and group): its first indices are those
+/// loops, in order.
+bool readsAlongRows(AffineMap map, unsigned rowLoops) {
+  if (map.getNumResults() < rowLoops)
+    return false;
+  for (unsigned loop = 0; loop < rowLoops; ++loop)
+    if (map.getResult(loop) != getAffineDimExpr(loop, map.getContext()))
+      return false;
+  return true;
 }
+
 
 /// Bytes of a statically shaped tensor.
 int64_t getTensorBytes(Value value) {
@@ -52,22 +58,27 @@ int64_t getTensorBytes(Value value) {
   return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
-/// Whether `op` can be computed per chunk of its first loop (the rows): a
-/// linalg op on tensors with static bounds, that loop parallel, every
-/// output indexed by it first, every input either indexed by it first or
-/// not at all (a row's max; a bias along the columns, read whole by every
-/// chunk); not a convolution, and a contraction only where the inputs it
-/// reads whole hold at most `wholeInputBytes` (a GEMM's large weight would
-/// be read once per chunk; its own schedule splits it better).
-bool isRowOp(linalg::LinalgOp op, int64_t wholeInputBytes) {
-  if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
+/// Whether `op` can be computed per chunk of its first `rowLoops` loops
+/// (the rows): a linalg op on tensors with static bounds, those loops
+/// parallel, every output indexed by them first (inputs are sliced as
+/// their maps say: a row's max per row, a bias along the columns whole, a
+/// group norm's weights per group); not a convolution, and a
+/// contraction only where the inputs it reads whole hold at most
+/// `wholeInputBytes` (a GEMM's large weight would be read once per chunk;
+/// its own schedule splits it better).
+bool isRowOp(linalg::LinalgOp op, unsigned rowLoops, int64_t wholeInputBytes) {
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() < rowLoops ||
       op.hasDynamicShape() || linalg::isaConvolutionOpInterface(op) ||
-      op.getIteratorTypesArray().front() != utils::IteratorType::parallel)
+      llvm::any_of(
+          ArrayRef(op.getIteratorTypesArray()).take_front(rowLoops),
+          [](utils::IteratorType type) {
+            return type != utils::IteratorType::parallel;
+          }))
     return false;
   if (linalg::isaContractionOpInterface(op)) {
     int64_t wholeBytes = 0;
     for (OpOperand *input : op.getDpsInputOperands())
-      if (!readsAlongRows(op.getMatchingIndexingMap(input)))
+      if (!readsAlongRows(op.getMatchingIndexingMap(input), rowLoops))
         wholeBytes += getTensorBytes(input->get());
     if (wholeBytes > wholeInputBytes)
       return false;
@@ -80,8 +91,7 @@ bool isRowOp(linalg::LinalgOp op, int64_t wholeInputBytes) {
     return false;
   for (OpOperand &operand : op->getOpOperands()) {
     AffineMap map = op.getMatchingIndexingMap(&operand);
-    bool alongRows = readsAlongRows(map);
-    if (!alongRows && (op.isDpsInit(&operand) || map.isFunctionOfDim(0)))
+    if (op.isDpsInit(&operand) && !readsAlongRows(map, rowLoops))
       return false;
   }
   return true;
@@ -103,9 +113,10 @@ bool isRowReduction(Operation *op) {
 /// is elementwise along the rows or a contraction (attention's second
 /// product).
 llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink,
+                                          unsigned rowLoops,
                                           int64_t wholeInputBytes) {
   llvm::SetVector<Operation *> chain;
-  if (!isRowOp(sink, wholeInputBytes) ||
+  if (!isRowOp(sink, rowLoops, wholeInputBytes) ||
       isa<linalg::FillOp>(sink.getOperation()) || isRowReduction(sink) ||
       sink->getNumResults() != 1)
     return {};
@@ -119,8 +130,10 @@ llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink,
       auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
       // Read whole by every chunk, it would be computed once per chunk.
       if (!producer || producer->getBlock() != sink->getBlock() ||
-          !isRowOp(producer, wholeInputBytes) || chain.contains(producer) ||
-          !readsAlongRows(consumer.getMatchingIndexingMap(&operand)))
+          !isRowOp(producer, rowLoops, wholeInputBytes) ||
+          chain.contains(producer) ||
+          !readsAlongRows(consumer.getMatchingIndexingMap(&operand),
+                          rowLoops))
         continue;
       chain.insert(producer);
       worklist.push_back(producer);
@@ -133,7 +146,7 @@ llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink,
       bool readOutside = llvm::any_of(op->getUses(), [&](OpOperand &use) {
         auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
         return !user || !chain.contains(user) ||
-               !readsAlongRows(user.getMatchingIndexingMap(&use));
+               !readsAlongRows(user.getMatchingIndexingMap(&use), rowLoops);
       });
       if (readOutside) {
         chain.remove(op);
@@ -191,12 +204,22 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
       // chunks of chunks would be threads inside threads.
       if (fused.contains(sink) || sink->getParentOfType<scf::ForallOp>())
         continue;
+      if (sink->getNumResults() != 1)
+        continue;
+      // The rows: the fewest leading loops that give least-chunks of them
+      // (a group norm's 3 batches of 8 groups: both loops).
+      Value output = sink.getDpsInitOperand(0)->get();
+      auto outputType = cast<ShapedType>(output.getType());
+      if (outputType.getRank() == 0)
+        continue;
+      unsigned rowLoops = 1;
+      int64_t rows = outputType.getDimSize(0);
+      while (rows < leastChunks && rowLoops < outputType.getRank())
+        rows *= outputType.getDimSize(rowLoops++);
       llvm::SetVector<Operation *> chain =
-          collectChain(sink, wholeInputBytes);
+          collectChain(sink, rowLoops, wholeInputBytes);
       if (chain.empty())
         continue;
-      Value output = sink.getDpsInitOperand(0)->get();
-      int64_t rows = cast<ShapedType>(output.getType()).getDimSize(0);
       int64_t bytes = getTensorBytes(output);
       // A chain whose tensors fit in the caches gains nothing from going
       // row by row, unless it holds a contraction: each op would otherwise
@@ -208,11 +231,17 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
       });
       if ((bytes < minBytes && !contracts) || rows < leastChunks)
         continue;
-      int64_t chunk =
-          chooseChunkRows(rows, bytes / rows, leastChunks, chunkBytes);
+      // One row of the outer row loops a chunk, the innermost in chunks.
+      int64_t innerRows = outputType.getDimSize(rowLoops - 1);
+      int64_t outerRows = rows / innerRows;
+      int64_t chunk = chooseChunkRows(
+          innerRows, bytes / rows, llvm::divideCeil(leastChunks, outerRows),
+          chunkBytes);
       SmallVector<OpFoldResult> tileSizes(sink.getNumLoops(),
                                           rewriter.getIndexAttr(0));
-      tileSizes[0] = rewriter.getIndexAttr(chunk);
+      for (unsigned loop = 0; loop + 1 < rowLoops; ++loop)
+        tileSizes[loop] = rewriter.getIndexAttr(1);
+      tileSizes[rowLoops - 1] = rewriter.getIndexAttr(chunk);
       scf::SCFTileAndFuseOptions options;
       options.tilingOptions.setTileSizes(tileSizes).setLoopType(
           scf::SCFTilingOptions::LoopType::ForallOp);

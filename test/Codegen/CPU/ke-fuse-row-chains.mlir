@@ -307,3 +307,41 @@ func.func @chunked(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
   }
   return %r : tensor<64x256xf32>
 }
+
+// -----
+
+// A group norm: 2 batches of 4 groups are too few rows alone, so the rows
+// are both loops (8 of them), one a chunk, in a 2-D scf.forall; the scale
+// read per group (not along the batch) is sliced per chunk.
+// CHECK-LABEL: func.func @group_norm
+// CHECK:         scf.forall (%[[B:.*]], %[[G:.*]]) in (2, 4)
+// CHECK:           tensor.extract_slice %arg0[%[[B]], %[[G]], 0] [1, 1, 2048] [1, 1, 1]
+// CHECK:           linalg.generic {{.*}}["parallel", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<1x1xf32>)
+// CHECK:           tensor.extract_slice %arg1[%[[G]]] [1] [1]
+// CHECK:           math.rsqrt
+// CHECK:           tensor.parallel_insert_slice
+#x3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#s2 = affine_map<(d0, d1, d2) -> (d0, d1)>
+#g1 = affine_map<(d0, d1, d2) -> (d1)>
+func.func @group_norm(%x: tensor<2x4x2048xf32>, %w: tensor<4xf32>) -> tensor<2x4x2048xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<2x4xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %ss = linalg.generic {indexing_maps = [#x3, #s2], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x : tensor<2x4x2048xf32>) outs(%s0 : tensor<2x4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %p = arith.mulf %in, %in : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  %e1 = tensor.empty() : tensor<2x4x2048xf32>
+  %out = linalg.generic {indexing_maps = [#x3, #s2, #g1, #x3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %ss, %w : tensor<2x4x2048xf32>, tensor<2x4xf32>, tensor<4xf32>) outs(%e1 : tensor<2x4x2048xf32>) {
+  ^bb0(%in: f32, %s: f32, %g: f32, %o: f32):
+    %r = math.rsqrt %s : f32
+    %n = arith.mulf %in, %r : f32
+    %y = arith.mulf %n, %g : f32
+    linalg.yield %y : f32
+  } -> tensor<2x4x2048xf32>
+  return %out : tensor<2x4x2048xf32>
+}
