@@ -128,7 +128,8 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "elementwise-vector-width={4} vector-registers={5} "
       "vector-register-bits={6}},canonicalize,cse,ke-guard-clamped-math{7})",
       kFrontEndCleanupPipeline, static_cast<int64_t>(options.vectorWidth),
-      options.approximateMath ? "ke-approximate-math{ops=" +
+      options.approximateMath ? "ke-divisions-to-reciprocals,"
+                                "ke-approximate-math{ops=" +
                                     kApproximatedOps.str() +
                                     " keep-clamped=true},"
                               : std::string(),

@@ -1,6 +1,7 @@
 // RUN: ke-opt %s --ke-lower-cpu --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s
 // RUN: ke-opt %s '--ke-lower-cpu=x86-transposes=false' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-X86
 // RUN: ke-opt %s --ke-lower-riscv --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-X86
+// RUN: ke-opt %s '--ke-lower-cpu=approximate-math=false' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT
 
 // After the front-end cleanup: gathers' index operands read in the body,
 // 16-bit contractions on f32 extensions of their inputs, sibling
@@ -9,6 +10,11 @@
 // CHECK-NEXT: ke-widen-contraction-inputs,
 // CHECK-NEXT: ke-fuse-sibling-reductions,
 // CHECK-NEXT: ke-fuse-row-chains{chunk-bytes=262144 least-chunks=8 min-bytes=1048576 whole-input-bytes=1048576},
+// With approximate math (the default), shared divisors are inverted once
+// before the math approximations; never without it.
+// CHECK-NEXT: ke-divisions-to-reciprocals{min-reuse=8},
+// CHECK-NEXT: ke-approximate-math{
+// EXACT-NOT:  ke-divisions-to-reciprocals
 // Masked products are cut to what their masks keep (ke-skip-masked-blocks),
 // then broadcasts read through reshapes are folded, right before the
 // schedule (ke-fold-reshapes-into-initializers).

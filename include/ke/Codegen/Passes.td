@@ -983,6 +983,33 @@ def KeGuardClampedMath : Pass<"ke-guard-clamped-math", "mlir::func::FuncOp"> {
   ];
 }
 
+def KeDivisionsToReciprocals
+    : Pass<"ke-divisions-to-reciprocals", "mlir::func::FuncOp"> {
+  let summary = "Divide by a shared divisor as a product with its inverse";
+  let description = [{
+    In a `linalg.generic` on tensors, an input whose elements are only ever
+    divisors (`arith.divf`'s second operand) and that each element of which
+    at least `min-reuse` iterations divide by (the input is not indexed by
+    loops of that many iterations: a softmax's row sums, a norm's
+    deviations) is inverted once, by a generic of its own shape, and the
+    divisions become multiplications by the inverse. A vector division
+    costs several multiplications; the product is within 1.5 ulp of the
+    quotient (a divisor under about 3e-39, whose inverse overflows, is the
+    exception), not bit-identical, so `ke-lower-cpu` runs this with its
+    approximate math only (`approximate-math=true`, the default), never on
+    a reference.
+  }];
+  let options = [
+    Option<"minReuse", "min-reuse", "int64_t", /*default=*/"8",
+           "Fewest divisions by each divisor element for it to be inverted "
+           "once (at least 2)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
   let summary = "Replace exp, tanh, erf, log, ... by polynomial approximations";
   let description = [{

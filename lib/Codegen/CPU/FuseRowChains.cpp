@@ -51,7 +51,6 @@ bool readsAlongRows(AffineMap map, unsigned rowLoops) {
   return true;
 }
 
-
 /// Bytes of a statically shaped tensor.
 int64_t getTensorBytes(Value value) {
   auto type = cast<ShapedType>(value.getType());
@@ -69,11 +68,10 @@ int64_t getTensorBytes(Value value) {
 bool isRowOp(linalg::LinalgOp op, unsigned rowLoops, int64_t wholeInputBytes) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() < rowLoops ||
       op.hasDynamicShape() || linalg::isaConvolutionOpInterface(op) ||
-      llvm::any_of(
-          ArrayRef(op.getIteratorTypesArray()).take_front(rowLoops),
-          [](utils::IteratorType type) {
-            return type != utils::IteratorType::parallel;
-          }))
+      llvm::any_of(ArrayRef(op.getIteratorTypesArray()).take_front(rowLoops),
+                   [](utils::IteratorType type) {
+                     return type != utils::IteratorType::parallel;
+                   }))
     return false;
   if (linalg::isaContractionOpInterface(op)) {
     int64_t wholeBytes = 0;
@@ -132,8 +130,7 @@ llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink,
       if (!producer || producer->getBlock() != sink->getBlock() ||
           !isRowOp(producer, rowLoops, wholeInputBytes) ||
           chain.contains(producer) ||
-          !readsAlongRows(consumer.getMatchingIndexingMap(&operand),
-                          rowLoops))
+          !readsAlongRows(consumer.getMatchingIndexingMap(&operand), rowLoops))
         continue;
       chain.insert(producer);
       worklist.push_back(producer);
@@ -234,9 +231,9 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
       // One row of the outer row loops a chunk, the innermost in chunks.
       int64_t innerRows = outputType.getDimSize(rowLoops - 1);
       int64_t outerRows = rows / innerRows;
-      int64_t chunk = chooseChunkRows(
-          innerRows, bytes / rows, llvm::divideCeil(leastChunks, outerRows),
-          chunkBytes);
+      int64_t chunk =
+          chooseChunkRows(innerRows, bytes / rows,
+                          llvm::divideCeil(leastChunks, outerRows), chunkBytes);
       SmallVector<OpFoldResult> tileSizes(sink.getNumLoops(),
                                           rewriter.getIndexAttr(0));
       for (unsigned loop = 0; loop + 1 < rowLoops; ++loop)
