@@ -204,10 +204,18 @@ bool canSplitK(const StagedContraction &contraction) {
 }
 
 /// Blocks per output tile along K: `requested` where it is positive (the
-/// search's knob, or the option), else the fewest that give the grid
-/// `fillBlocks` blocks with at least kMinStepsPerSplit steps each (0: no
-/// split). Always a power of two dividing K's steps, the largest such
-/// below the request; 1 when the splits cannot add into the output.
+/// search's knob, or the option), else none where the tiles alone fill at
+/// least three quarters of `fillBlocks`, and otherwise the fewest that
+/// give the grid `fillBlocks` blocks with at least kMinStepsPerSplit steps
+/// each (0: no split). Always a power of two dividing K's steps, the
+/// largest such below the request; 1 when the splits cannot add into the
+/// output. Splitting a grid that full ran slower (H100: the
+/// bench's GEMM + bias + ReLU, 256 tiles of 264, 19.7 against 24.5 µs
+/// split in two, its fill and epilogue no longer kernels of their own;
+/// KernelBench's 1024^3 GEMM 72.1 against 73.2; its convolutions of 242-245
+/// tiles 1.14-1.16x); half-full grids still gain from the splits
+/// (KernelBench's ConvTranspose2d, 145 tiles: 94.3 µs split in two, 115.5
+/// not split).
 constexpr int64_t kMinStepsPerSplit = 8;
 int64_t chooseKSplits(const StagedContraction &contraction, int64_t stepK,
                       int64_t requested, int64_t fillBlocks) {
@@ -228,6 +236,8 @@ int64_t chooseKSplits(const StagedContraction &contraction, int64_t stepK,
       splits *= 2;
     return splits;
   }
+  if (4 * blocks >= 3 * fillBlocks)
+    return 1;
   while (blocks * splits < fillBlocks && allowed(2 * splits) &&
          steps / (2 * splits) >= kMinStepsPerSplit)
     splits *= 2;

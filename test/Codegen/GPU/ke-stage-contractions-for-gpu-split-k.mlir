@@ -4,6 +4,8 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=8}))' | FileCheck %s --check-prefix=FILL
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=1000}))' | FileCheck %s --check-prefix=FLOOR
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8}))' | FileCheck %s --check-prefix=NONE
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=5}))' | FileCheck %s --check-prefix=NEARLY
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=6}))' | FileCheck %s --check-prefix=FILL
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=3}))' 2>&1 | FileCheck %s --check-prefix=BADSPLITS
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=-1}))' 2>&1 | FileCheck %s --check-prefix=BADSPLITS
 
@@ -37,10 +39,18 @@
 // NONE:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads
 // NONE-NOT:     memref.atomic_rmw
 // NONE:         vector.store
-// Four blocks, eight wanted: two splits.
+// Four blocks, eight (or six) wanted: two splits.
 // FILL-LABEL: func.func @matmul
 // FILL:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}) threads
 // FILL:         memref.atomic_rmw addf
+// Four blocks, five wanted: at least three quarters of the grid is there,
+// so K is not split (a split grid that full ran slower on an H100, and
+// its fill and epilogue would stay kernels of their own).
+// NEARLY-LABEL: func.func @matmul
+// NEARLY-NOT:     linalg.fill
+// NEARLY:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads
+// NEARLY-NOT:     memref.atomic_rmw
+// NEARLY-LABEL: func.func @matmul_knob
 // A thousand wanted: no more splits than leave each block 8 steps (4).
 // FLOOR-LABEL: func.func @matmul
 // FLOOR:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c4{{.*}}) threads
