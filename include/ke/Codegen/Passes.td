@@ -1276,15 +1276,24 @@ def KeFuseRowChains : Pass<"ke-fuse-row-chains", "mlir::func::FuncOp"> {
   let description = [{
     On tensors, before the CPU schedule. The rows are the fewest leading
     loops of the last op (the sink) that number at least `least-chunks`
-    (a softmax's rows; a group norm's batches and groups together). A chain
-    is the sink and the linalg ops producing its operands, transitively,
-    that write along the same rows: each op's leading loops parallel and
-    the first indices of its outputs (inputs are sliced as their maps say:
-    a row's max per row, a bias along the columns whole, a group norm's
-    weights per group); no convolutions, and contractions only where the
-    inputs they read whole hold at most `whole-input-bytes` (attention's K
-    and V, not a large GEMM weight); every use of a chain op's result
-    inside the chain, along the rows. The sink is elementwise along the
+    (a softmax's rows; a group norm's batches and groups together); where
+    those make no chain, one inner loop (not the innermost) that alone
+    numbers at least `least-chunks` and whose row of the sink's output
+    fits in `chunk-bytes`: a batch norm's channels, its statistics reduced
+    over the batch and the pixels on either side. A chain is the sink and
+    the linalg ops producing its operands, transitively, along the same
+    rows: each op's row loops are those indexing the dimensions its
+    consumer reads along the rows (a batch norm's statistics, [C], read
+    along the C loop of an N x C x H x W op, have their only loop as
+    rows), parallel, and indexing every output (inputs are sliced as their
+    maps say: a row's max per row, a bias along the columns whole, a group
+    norm's weights per group); with inner rows no operand whose innermost
+    dimension is a row and another is not (a channels-last tensor chunked
+    along its channels, one element a cache line); no convolutions, and
+    contractions only where the inputs they read whole hold at most
+    `whole-input-bytes` (attention's K and V, not a large GEMM weight);
+    every use of a chain op's result inside the chain, along the same
+    rows. The sink is elementwise along the
     rows or a contraction (attention's second product). A chain with at
     least one row reduction other than a contraction (a softmax's max and
     sum, a norm's statistics) whose sink writes at least `min-bytes` (any

@@ -29,7 +29,7 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/CSE.h"
 
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KEFUSEROWCHAINS
@@ -39,16 +39,45 @@ namespace ke {
 using namespace mlir;
 
 namespace {
-/// Whether `map` reads an operand along the rows, the first `rowLoops`
-/// loops (a group norm's batch and group): its first indices are those
-/// loops, in order.
-bool readsAlongRows(AffineMap map, unsigned rowLoops) {
-  if (map.getNumResults() < rowLoops)
-    return false;
-  for (unsigned loop = 0; loop < rowLoops; ++loop)
-    if (map.getResult(loop) != getAffineDimExpr(loop, map.getContext()))
-      return false;
-  return true;
+/// Loops of one op, in the order of the sink's rows they stand for.
+using RowLoops = SmallVector<unsigned, 4>;
+
+/// The index of `map`'s result that is loop `loop`, if any.
+std::optional<unsigned> getResultOfLoop(AffineMap map, unsigned loop) {
+  for (auto [index, result] : llvm::enumerate(map.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(result);
+        dim && dim.getPosition() == loop)
+      return index;
+  return std::nullopt;
+}
+
+/// Whether `map` reads an operand along the rows: every row loop indexes
+/// it (a chunk reads a slice of it, not all of it).
+bool readsAlongRows(AffineMap map, ArrayRef<unsigned> rows) {
+  return llvm::all_of(rows, [&](unsigned loop) {
+    return getResultOfLoop(map, loop).has_value();
+  });
+}
+
+/// Whether `rows` are the leading loops.
+bool isLeading(ArrayRef<unsigned> rows) {
+  return llvm::all_of(llvm::enumerate(rows), [](auto entry) {
+    return entry.index() == entry.value();
+  });
+}
+
+/// Whether a chunk of `rows` reads an operand through `map` in strided
+/// pieces: its innermost dimension is a row loop and another is not (a
+/// channels-last tensor chunked along its channels).
+bool readsRowsStrided(AffineMap map, ArrayRef<unsigned> rows) {
+  auto isRow = [&](AffineExpr result) {
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    return dim && llvm::is_contained(rows, dim.getPosition());
+  };
+  return map.getNumResults() > 1 && isRow(map.getResults().back()) &&
+         !llvm::all_of(map.getResults(), [&](AffineExpr result) {
+           return isRow(result) || isa<AffineConstantExpr>(result);
+         });
 }
 
 /// Bytes of a statically shaped tensor.
@@ -57,26 +86,28 @@ int64_t getTensorBytes(Value value) {
   return type.getNumElements() * type.getElementTypeBitWidth() / 8;
 }
 
-/// Whether `op` can be computed per chunk of its first `rowLoops` loops
-/// (the rows): a linalg op on tensors with static bounds, those loops
-/// parallel, every output indexed by them first (inputs are sliced as
-/// their maps say: a row's max per row, a bias along the columns whole, a
-/// group norm's weights per group); not a convolution, and a
-/// contraction only where the inputs it reads whole hold at most
-/// `wholeInputBytes` (a GEMM's large weight would be read once per chunk;
-/// its own schedule splits it better).
-bool isRowOp(linalg::LinalgOp op, unsigned rowLoops, int64_t wholeInputBytes) {
-  if (!op.hasPureTensorSemantics() || op.getNumLoops() < rowLoops ||
-      op.hasDynamicShape() || linalg::isaConvolutionOpInterface(op) ||
-      llvm::any_of(ArrayRef(op.getIteratorTypesArray()).take_front(rowLoops),
-                   [](utils::IteratorType type) {
-                     return type != utils::IteratorType::parallel;
-                   }))
+/// Whether `op` can be computed per chunk of its loops `rows`: a linalg op
+/// on tensors with static bounds, those loops parallel, every output
+/// indexed by them (inputs are sliced as their maps say: a row's max per
+/// row, a bias along the columns whole, a group norm's weights per group);
+/// not a convolution, and a contraction only where the inputs it reads
+/// whole hold at most `wholeInputBytes` (a GEMM's large weight would be
+/// read once per chunk; its own schedule splits it better).
+bool isRowOp(linalg::LinalgOp op, ArrayRef<unsigned> rows,
+             int64_t wholeInputBytes) {
+  if (!op.hasPureTensorSemantics() || op.hasDynamicShape() ||
+      linalg::isaConvolutionOpInterface(op))
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  if (llvm::any_of(rows, [&](unsigned loop) {
+        return loop >= iterators.size() ||
+               iterators[loop] != utils::IteratorType::parallel;
+      }))
     return false;
   if (linalg::isaContractionOpInterface(op)) {
     int64_t wholeBytes = 0;
     for (OpOperand *input : op.getDpsInputOperands())
-      if (!readsAlongRows(op.getMatchingIndexingMap(input), rowLoops))
+      if (!readsAlongRows(op.getMatchingIndexingMap(input), rows))
         wholeBytes += getTensorBytes(input->get());
     if (wholeBytes > wholeInputBytes)
       return false;
@@ -87,12 +118,42 @@ bool isRowOp(linalg::LinalgOp op, unsigned rowLoops, int64_t wholeInputBytes) {
   if (!llvm::all_of(op.getIndexingMapsArray(),
                     [](AffineMap map) { return map.isProjectedPermutation(); }))
     return false;
-  for (OpOperand &operand : op->getOpOperands()) {
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    if (op.isDpsInit(&operand) && !readsAlongRows(map, rowLoops))
-      return false;
+  // Inner rows leave no whole rows to read: only contiguous pieces along
+  // the dimensions after them are worth a chunk (a channels-last tensor's
+  // channels would be read one element a cache line).
+  if (!isLeading(rows) &&
+      llvm::any_of(op.getIndexingMapsArray(), [&](AffineMap map) {
+        return readsRowsStrided(map, rows);
+      }))
+    return false;
+  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+    return readsAlongRows(op.getMatchingIndexingMap(&init), rows);
+  });
+}
+
+/// The loops of `producer` that a chunk of `consumer`'s rows reads it
+/// along, where `operand` (of `consumer`) reads it along every row: the
+/// loops indexing the same dimensions of the result in the producer's
+/// output map (a norm's statistics, [C], read along the C loop of an
+/// N x C x H x W op, are rows along their only loop).
+std::optional<RowLoops> getProducerRows(linalg::LinalgOp consumer,
+                                        OpOperand &operand,
+                                        ArrayRef<unsigned> consumerRows) {
+  auto result = cast<OpResult>(operand.get());
+  auto producer = cast<linalg::LinalgOp>(result.getOwner());
+  AffineMap read = consumer.getMatchingIndexingMap(&operand);
+  AffineMap written = producer.getIndexingMapMatchingResult(result);
+  RowLoops rows;
+  for (unsigned loop : consumerRows) {
+    std::optional<unsigned> index = getResultOfLoop(read, loop);
+    if (!index || *index >= written.getNumResults())
+      return std::nullopt;
+    auto dim = dyn_cast<AffineDimExpr>(written.getResult(*index));
+    if (!dim)
+      return std::nullopt;
+    rows.push_back(dim.getPosition());
   }
-  return true;
+  return rows;
 }
 
 /// Whether `op` reduces along its rows other than as a contraction (a
@@ -103,56 +164,68 @@ bool isRowReduction(Operation *op) {
          !linalg::isaContractionOpInterface(linalgOp);
 }
 
-/// The ops of the chain that ends at `sink`: row ops producing its operands,
-/// transitively, whose every user is in the chain (an op something else
-/// reads would be computed twice). Empty when the chain has no row
-/// reduction (elementwise chains are one op already; a contraction and its
-/// epilogue have their own schedule) or `sink` is not a row op. The sink
-/// is elementwise along the rows or a contraction (attention's second
-/// product).
-llvm::SetVector<Operation *> collectChain(linalg::LinalgOp sink,
-                                          unsigned rowLoops,
-                                          int64_t wholeInputBytes) {
-  llvm::SetVector<Operation *> chain;
-  if (!isRowOp(sink, rowLoops, wholeInputBytes) ||
+/// The ops of the chain that ends at `sink`, each with its row loops:
+/// row ops producing its operands along the rows, transitively, whose
+/// every user is in the chain and reads them along the same rows (an op
+/// something else reads would be computed twice). Empty when the chain has
+/// no row reduction (elementwise chains are one op already; a contraction
+/// and its epilogue have their own schedule) or `sink` is not a row op.
+/// The sink is elementwise along the rows or a contraction (attention's
+/// second product).
+llvm::MapVector<Operation *, RowLoops>
+collectChain(linalg::LinalgOp sink, ArrayRef<unsigned> sinkRows,
+             int64_t wholeInputBytes) {
+  llvm::MapVector<Operation *, RowLoops> chain;
+  if (!isRowOp(sink, sinkRows, wholeInputBytes) ||
       isa<linalg::FillOp>(sink.getOperation()) || isRowReduction(sink) ||
       sink->getNumResults() != 1)
     return {};
-  chain.insert(sink);
+  chain.insert({sink, RowLoops(sinkRows)});
   // Candidates first, then drop those read outside the chain until none is.
   SmallVector<Operation *> worklist = {sink};
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
     auto consumer = cast<linalg::LinalgOp>(op);
+    RowLoops consumerRows = chain.lookup(op);
     for (OpOperand &operand : op->getOpOperands()) {
       auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
       // Read whole by every chunk, it would be computed once per chunk.
       if (!producer || producer->getBlock() != sink->getBlock() ||
-          !isRowOp(producer, rowLoops, wholeInputBytes) ||
           chain.contains(producer) ||
-          !readsAlongRows(consumer.getMatchingIndexingMap(&operand), rowLoops))
+          !readsAlongRows(consumer.getMatchingIndexingMap(&operand),
+                          consumerRows))
         continue;
-      chain.insert(producer);
+      std::optional<RowLoops> rows =
+          getProducerRows(consumer, operand, consumerRows);
+      if (!rows || !isRowOp(producer, *rows, wholeInputBytes))
+        continue;
+      chain.insert({producer, *rows});
       worklist.push_back(producer);
     }
   }
   bool changed = true;
   while (changed) {
     changed = false;
-    for (Operation *op : llvm::drop_begin(chain.getArrayRef())) {
+    for (auto &[op, rows] : llvm::drop_begin(chain)) {
       bool readOutside = llvm::any_of(op->getUses(), [&](OpOperand &use) {
         auto user = dyn_cast<linalg::LinalgOp>(use.getOwner());
-        return !user || !chain.contains(user) ||
-               !readsAlongRows(user.getMatchingIndexingMap(&use), rowLoops);
+        if (!user || !chain.contains(user))
+          return true;
+        RowLoops userRows = chain.lookup(user);
+        if (!readsAlongRows(user.getMatchingIndexingMap(&use), userRows))
+          return true;
+        return getProducerRows(user, use, userRows) != rows;
       });
       if (readOutside) {
-        chain.remove(op);
+        chain.erase(op);
         changed = true;
         break;
       }
     }
   }
-  if (!llvm::any_of(chain, isRowReduction))
+  if (!llvm::any_of(chain, [](auto &entry) {
+        return isRowReduction(entry.first);
+      }))
     return {};
   return chain;
 }
@@ -201,44 +274,70 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
       // chunks of chunks would be threads inside threads.
       if (fused.contains(sink) || sink->getParentOfType<scf::ForallOp>())
         continue;
-      if (sink->getNumResults() != 1)
+      if (sink->getNumResults() != 1 || sink.hasDynamicShape())
         continue;
-      // The rows: the fewest leading loops that give least-chunks of them
-      // (a group norm's 3 batches of 8 groups: both loops).
       Value output = sink.getDpsInitOperand(0)->get();
       auto outputType = cast<ShapedType>(output.getType());
       if (outputType.getRank() == 0)
         continue;
-      unsigned rowLoops = 1;
-      int64_t rows = outputType.getDimSize(0);
-      while (rows < leastChunks && rowLoops < outputType.getRank())
-        rows *= outputType.getDimSize(rowLoops++);
-      llvm::SetVector<Operation *> chain =
-          collectChain(sink, rowLoops, wholeInputBytes);
+      SmallVector<int64_t> loopSizes = sink.getStaticLoopRanges();
+      // The rows: the fewest leading loops that give least-chunks of them
+      // (a group norm's 3 batches of 8 groups: both loops). Where those
+      // make no chain, one inner loop that alone gives least-chunks: a
+      // batch norm's channels, its statistics reduced over the batch and
+      // the pixels on either side (not the innermost loop: its chunks
+      // would be strided).
+      SmallVector<RowLoops> candidates;
+      RowLoops leading = {0};
+      int64_t leadingRows = loopSizes[0];
+      while (leadingRows < leastChunks && leading.size() < loopSizes.size()) {
+        leadingRows *= loopSizes[leading.size()];
+        leading.push_back(leading.size());
+      }
+      candidates.push_back(leading);
+      // An inner row is as large as the loops after it and before it: one
+      // that does not fit a chunk would go through memory once per op.
+      int64_t bytes = getTensorBytes(output);
+      for (unsigned loop = 1; loop + 1 < loopSizes.size(); ++loop)
+        if (loopSizes[loop] >= leastChunks &&
+            bytes / loopSizes[loop] <= chunkBytes)
+          candidates.push_back({loop});
+      RowLoops rowLoops;
+      llvm::MapVector<Operation *, RowLoops> chain;
+      for (const RowLoops &candidate : candidates) {
+        chain = collectChain(sink, candidate, wholeInputBytes);
+        if (!chain.empty()) {
+          rowLoops = candidate;
+          break;
+        }
+      }
       if (chain.empty())
         continue;
-      int64_t bytes = getTensorBytes(output);
+      int64_t rows = 1;
+      for (unsigned loop : rowLoops)
+        rows *= loopSizes[loop];
       // A chain whose tensors fit in the caches gains nothing from going
       // row by row, unless it holds a contraction: each op would otherwise
       // be a parallel region of its own, its product written whole before
       // the next op reads it (attention: 6 regions of a few microseconds
       // each). Too few rows would leave threads idle.
-      bool contracts = llvm::any_of(chain, [](Operation *op) {
-        return linalg::isaContractionOpInterface(cast<linalg::LinalgOp>(op));
+      bool contracts = llvm::any_of(chain, [](auto &entry) {
+        return linalg::isaContractionOpInterface(
+            cast<linalg::LinalgOp>(entry.first));
       });
       if ((bytes < minBytes && !contracts) || rows < leastChunks)
         continue;
       // One row of the outer row loops a chunk, the innermost in chunks.
-      int64_t innerRows = outputType.getDimSize(rowLoops - 1);
+      int64_t innerRows = loopSizes[rowLoops.back()];
       int64_t outerRows = rows / innerRows;
       int64_t chunk =
           chooseChunkRows(innerRows, bytes / rows,
                           llvm::divideCeil(leastChunks, outerRows), chunkBytes);
       SmallVector<OpFoldResult> tileSizes(sink.getNumLoops(),
                                           rewriter.getIndexAttr(0));
-      for (unsigned loop = 0; loop + 1 < rowLoops; ++loop)
+      for (unsigned loop : ArrayRef(rowLoops).drop_back())
         tileSizes[loop] = rewriter.getIndexAttr(1);
-      tileSizes[rowLoops - 1] = rewriter.getIndexAttr(chunk);
+      tileSizes[rowLoops.back()] = rewriter.getIndexAttr(chunk);
       scf::SCFTileAndFuseOptions options;
       options.tilingOptions.setTileSizes(tileSizes).setLoopType(
           scf::SCFTilingOptions::LoopType::ForallOp);
@@ -258,8 +357,8 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
       for (OpResult value : sink->getResults())
         if (Value replacement = result->replacements.lookup(value))
           rewriter.replaceAllUsesWith(value, replacement);
-      for (Operation *op : chain)
-        fused.insert(op);
+      for (auto &entry : chain)
+        fused.insert(entry.first);
       changed = true;
     }
     if (!changed)

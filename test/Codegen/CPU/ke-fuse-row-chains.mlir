@@ -345,3 +345,60 @@ func.func @group_norm(%x: tensor<2x4x2048xf32>, %w: tensor<4xf32>) -> tensor<2x4
   } -> tensor<2x4x2048xf32>
   return %out : tensor<2x4x2048xf32>
 }
+
+// -----
+
+// A batch norm in training mode: its statistics per channel reduce over
+// the batch and the pixels, loops on either side of the channels. The
+// leading loops (batch x channels) make no chain (the batch is a reduction
+// of the statistics), so the rows are the channels alone: 16 channels in
+// chunks of 2, each chunk's mean, variance and normalization computed while
+// its slices [2, 2, 64] are in cache; the statistics, [16], are rows along
+// their only loop.
+// CHECK-LABEL: func.func @batch_norm
+// CHECK:         scf.forall (%[[C:.*]]) = (0) to (16) step (2)
+// CHECK:           tensor.extract_slice %arg0[0, %[[C]], 0] [2, 2, 64] [1, 1, 1]
+// CHECK:           linalg.generic {{.*}}["reduction", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<2xf32>)
+// CHECK:           linalg.generic {{.*}}["reduction", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<2xf32>)
+// CHECK:           math.rsqrt
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %{{.*}}[0, %[[C]], 0] [2, 2, 64]
+// CHECK-NOT:     linalg.generic
+// SMALL-LABEL: func.func @batch_norm
+// SMALL-NOT:     scf.forall
+#bn_id = affine_map<(n, c, p) -> (n, c, p)>
+#bn_channel = affine_map<(n, c, p) -> (c)>
+func.func @batch_norm(%x: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %count = arith.constant 128.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e0 = tensor.empty() : tensor<16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
+  %sum = linalg.generic {indexing_maps = [#bn_id, #bn_channel], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x : tensor<2x16x64xf32>) outs(%s0 : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %var = linalg.generic {indexing_maps = [#bn_id, #bn_channel, #bn_channel], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x, %sum : tensor<2x16x64xf32>, tensor<16xf32>) outs(%s0 : tensor<16xf32>) {
+  ^bb0(%in: f32, %s: f32, %acc: f32):
+    %mean = arith.divf %s, %count : f32
+    %d = arith.subf %in, %mean : f32
+    %sq = arith.mulf %d, %d : f32
+    %v = arith.addf %sq, %acc : f32
+    linalg.yield %v : f32
+  } -> tensor<16xf32>
+  %e1 = tensor.empty() : tensor<2x16x64xf32>
+  %out = linalg.generic {indexing_maps = [#bn_id, #bn_channel, #bn_channel, #bn_id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %sum, %var : tensor<2x16x64xf32>, tensor<16xf32>, tensor<16xf32>) outs(%e1 : tensor<2x16x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %v: f32, %o: f32):
+    %mean = arith.divf %s, %count : f32
+    %variance = arith.divf %v, %count : f32
+    %ve = arith.addf %variance, %eps : f32
+    %r = math.rsqrt %ve : f32
+    %d = arith.subf %in, %mean : f32
+    %n = arith.mulf %d, %r : f32
+    linalg.yield %n : f32
+  } -> tensor<2x16x64xf32>
+  return %out : tensor<2x16x64xf32>
+}
