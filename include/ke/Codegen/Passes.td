@@ -1308,6 +1308,12 @@ def KeFuseRowChains : Pass<"ke-fuse-row-chains", "mlir::func::FuncOp"> {
     leave `least-chunks` chunks and keep the sink's chunk within
     `chunk-bytes` (at least one row); the schedule then
     vectorizes each op of a chunk, and the chunks are what threads take.
+    Where one row is larger than `chunk-bytes` (KernelBench's softmax over
+    rows of 1.5 MB), an elementwise op that several ops of the chain read
+    (the exp that the sum and the division read) is fused into each of
+    them (upstream's elementwise fusion, into a copy per reader): its
+    values would otherwise be stored and loaded again from beyond the
+    caches, which costs more than computing them twice.
   }];
   let options = [
     Option<"leastChunks", "least-chunks", "int64_t", "8",

@@ -22,6 +22,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -30,6 +32,7 @@
 #include "mlir/Transforms/CSE.h"
 
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace ke {
 #define GEN_PASS_DEF_KEFUSEROWCHAINS
@@ -230,6 +233,64 @@ collectChain(linalg::LinalgOp sink, ArrayRef<unsigned> sinkRows,
   return chain;
 }
 
+/// Where a row is larger than a chunk, the values of an elementwise op that
+/// several ops of the chain read (a softmax's exp, read by the sum and the
+/// division) would go through memory between them: each reader computes
+/// them itself instead (upstream's elementwise fusion into a copy per
+/// reader), which costs arithmetic but saves a store and a load per
+/// element. The ops replaced go to `replaced`.
+void recomputeSharedValues(RewriterBase &rewriter, linalg::LinalgOp sink,
+                           const llvm::MapVector<Operation *, RowLoops> &chain,
+                           llvm::SmallPtrSetImpl<Operation *> &replaced) {
+  llvm::SetVector<Operation *> shared;
+  for (auto &entry : chain) {
+    auto producer = dyn_cast<linalg::GenericOp>(entry.first);
+    if (producer && producer != sink.getOperation() &&
+        linalg::isElementwise(producer) && producer->getNumResults() == 1 &&
+        !producer->getResult(0).hasOneUse() &&
+        llvm::all_of(producer->getResult(0).getUses(), [](OpOperand &use) {
+          return linalg::areElementwiseOpsFusable(&use);
+        }))
+      shared.insert(producer);
+  }
+  // A reader that is itself fused away would leave a stale op behind.
+  shared.remove_if([&](Operation *producer) {
+    return llvm::any_of(producer->getUsers(), [&](Operation *user) {
+      return shared.contains(user);
+    });
+  });
+  for (Operation *producer : shared) {
+    SmallVector<OpOperand *> uses = llvm::map_to_vector(
+        producer->getResult(0).getUses(), [](OpOperand &use) { return &use; });
+    for (OpOperand *use : uses) {
+      Operation *consumer = use->getOwner();
+      // Where the reader is, so the fused op sees all its operands.
+      rewriter.setInsertionPoint(consumer);
+      Operation *copy = rewriter.clone(*producer);
+      rewriter.modifyOpInPlace(consumer,
+                               [&] { use->set(copy->getResult(0)); });
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, use);
+      if (failed(fused)) {
+        rewriter.modifyOpInPlace(consumer,
+                                 [&] { use->set(producer->getResult(0)); });
+        rewriter.eraseOp(copy);
+        continue;
+      }
+      for (OpResult result : consumer->getResults())
+        rewriter.replaceAllUsesWith(result,
+                                    fused->replacements.lookup(result));
+      replaced.insert(consumer);
+      rewriter.eraseOp(consumer);
+      rewriter.eraseOp(copy);
+    }
+    if (producer->use_empty()) {
+      replaced.insert(producer);
+      rewriter.eraseOp(producer);
+    }
+  }
+}
+
 /// Rows per chunk: the largest divisor of `rows` that leaves at least
 /// `leastChunks` chunks and keeps a chunk of the sink's output within
 /// `chunkBytes` (at least one row).
@@ -244,8 +305,75 @@ int64_t chooseChunkRows(int64_t rows, int64_t rowBytes, int64_t leastChunks,
   return 1;
 }
 
+/// A chain worth computing per chunk: its rows and ops.
+struct RowChain {
+  RowLoops rowLoops;
+  int64_t rows = 0;
+  int64_t sinkBytes = 0;
+  llvm::MapVector<Operation *, RowLoops> ops;
+};
+
 struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
   using Base::Base;
+
+  /// The chain that ends at `sink`, where one is worth fusing.
+  std::optional<RowChain> findChain(linalg::LinalgOp sink) {
+    // Already in chunks (a schedule's threads, or this pass run before):
+    // chunks of chunks would be threads inside threads.
+    if (sink->getParentOfType<scf::ForallOp>() || sink->getNumResults() != 1 ||
+        sink.hasDynamicShape())
+      return std::nullopt;
+    Value output = sink.getDpsInitOperand(0)->get();
+    if (cast<ShapedType>(output.getType()).getRank() == 0)
+      return std::nullopt;
+    SmallVector<int64_t> loopSizes = sink.getStaticLoopRanges();
+    // The rows: the fewest leading loops that give least-chunks of them (a
+    // group norm's 3 batches of 8 groups: both loops). Where those make no
+    // chain, one inner loop that alone gives least-chunks: a batch norm's
+    // channels, its statistics reduced over the batch and the pixels on
+    // either side (not the innermost loop: its chunks would be strided).
+    SmallVector<RowLoops> candidates;
+    RowLoops leading = {0};
+    int64_t leadingRows = loopSizes[0];
+    while (leadingRows < leastChunks && leading.size() < loopSizes.size()) {
+      leadingRows *= loopSizes[leading.size()];
+      leading.push_back(leading.size());
+    }
+    candidates.push_back(leading);
+    // An inner row is as large as the loops after it and before it: one
+    // that does not fit a chunk would go through memory once per op.
+    RowChain chain;
+    chain.sinkBytes = getTensorBytes(output);
+    for (unsigned loop = 1; loop + 1 < loopSizes.size(); ++loop)
+      if (loopSizes[loop] >= leastChunks &&
+          chain.sinkBytes / loopSizes[loop] <= chunkBytes)
+        candidates.push_back({loop});
+    for (const RowLoops &candidate : candidates) {
+      chain.ops = collectChain(sink, candidate, wholeInputBytes);
+      if (!chain.ops.empty()) {
+        chain.rowLoops = candidate;
+        break;
+      }
+    }
+    if (chain.ops.empty())
+      return std::nullopt;
+    chain.rows = 1;
+    for (unsigned loop : chain.rowLoops)
+      chain.rows *= loopSizes[loop];
+    // A chain whose tensors fit in the caches gains nothing from going row
+    // by row, unless it holds a contraction: each op would otherwise be a
+    // parallel region of its own, its product written whole before the
+    // next op reads it (attention: 6 regions of a few microseconds each).
+    // Too few rows would leave threads idle.
+    bool contracts = llvm::any_of(chain.ops, [](auto &entry) {
+      return linalg::isaContractionOpInterface(
+          cast<linalg::LinalgOp>(entry.first));
+    });
+    if ((chain.sinkBytes < minBytes && !contracts) ||
+        chain.rows < leastChunks)
+      return std::nullopt;
+    return chain;
+  }
 
   void runOnOperation() override {
     if (leastChunks < 1 || chunkBytes < 1) {
@@ -262,80 +390,45 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
           << static_cast<int64_t>(wholeInputBytes);
       return signalPassFailure();
     }
+    IRRewriter rewriter(&getContext());
     // Sinks, last first: a chain fused into a later sink is gone before an
     // earlier op of it is looked at.
-    SmallVector<linalg::LinalgOp> sinks;
-    getOperation().walk([&](linalg::LinalgOp op) { sinks.push_back(op); });
-    IRRewriter rewriter(&getContext());
+    auto collectSinks = [&] {
+      SmallVector<linalg::LinalgOp> sinks;
+      getOperation().walk([&](linalg::LinalgOp op) { sinks.push_back(op); });
+      std::reverse(sinks.begin(), sinks.end());
+      return sinks;
+    };
+    // Rows larger than a chunk first: their shared values are recomputed
+    // by each reader, which changes the chains.
+    llvm::SmallPtrSet<Operation *, 16> replaced;
+    for (linalg::LinalgOp sink : collectSinks()) {
+      if (replaced.contains(sink))
+        continue;
+      std::optional<RowChain> chain = findChain(sink);
+      if (chain && chain->sinkBytes / chain->rows > chunkBytes)
+        recomputeSharedValues(rewriter, sink, chain->ops, replaced);
+    }
+    SmallVector<linalg::LinalgOp> sinks = collectSinks();
     llvm::SmallPtrSet<Operation *, 16> fused;
     bool changed = false;
-    for (linalg::LinalgOp sink : llvm::reverse(sinks)) {
-      // Already in chunks (a schedule's threads, or this pass run before):
-      // chunks of chunks would be threads inside threads.
-      if (fused.contains(sink) || sink->getParentOfType<scf::ForallOp>())
+    for (linalg::LinalgOp sink : sinks) {
+      if (fused.contains(sink))
         continue;
-      if (sink->getNumResults() != 1 || sink.hasDynamicShape())
-        continue;
-      Value output = sink.getDpsInitOperand(0)->get();
-      auto outputType = cast<ShapedType>(output.getType());
-      if (outputType.getRank() == 0)
+      std::optional<RowChain> chain = findChain(sink);
+      if (!chain)
         continue;
       SmallVector<int64_t> loopSizes = sink.getStaticLoopRanges();
-      // The rows: the fewest leading loops that give least-chunks of them
-      // (a group norm's 3 batches of 8 groups: both loops). Where those
-      // make no chain, one inner loop that alone gives least-chunks: a
-      // batch norm's channels, its statistics reduced over the batch and
-      // the pixels on either side (not the innermost loop: its chunks
-      // would be strided).
-      SmallVector<RowLoops> candidates;
-      RowLoops leading = {0};
-      int64_t leadingRows = loopSizes[0];
-      while (leadingRows < leastChunks && leading.size() < loopSizes.size()) {
-        leadingRows *= loopSizes[leading.size()];
-        leading.push_back(leading.size());
-      }
-      candidates.push_back(leading);
-      // An inner row is as large as the loops after it and before it: one
-      // that does not fit a chunk would go through memory once per op.
-      int64_t bytes = getTensorBytes(output);
-      for (unsigned loop = 1; loop + 1 < loopSizes.size(); ++loop)
-        if (loopSizes[loop] >= leastChunks &&
-            bytes / loopSizes[loop] <= chunkBytes)
-          candidates.push_back({loop});
-      RowLoops rowLoops;
-      llvm::MapVector<Operation *, RowLoops> chain;
-      for (const RowLoops &candidate : candidates) {
-        chain = collectChain(sink, candidate, wholeInputBytes);
-        if (!chain.empty()) {
-          rowLoops = candidate;
-          break;
-        }
-      }
-      if (chain.empty())
-        continue;
-      int64_t rows = 1;
-      for (unsigned loop : rowLoops)
-        rows *= loopSizes[loop];
-      // A chain whose tensors fit in the caches gains nothing from going
-      // row by row, unless it holds a contraction: each op would otherwise
-      // be a parallel region of its own, its product written whole before
-      // the next op reads it (attention: 6 regions of a few microseconds
-      // each). Too few rows would leave threads idle.
-      bool contracts = llvm::any_of(chain, [](auto &entry) {
-        return linalg::isaContractionOpInterface(
-            cast<linalg::LinalgOp>(entry.first));
-      });
-      if ((bytes < minBytes && !contracts) || rows < leastChunks)
-        continue;
       // One row of the outer row loops a chunk, the innermost in chunks.
+      ArrayRef<unsigned> rowLoops = chain->rowLoops;
       int64_t innerRows = loopSizes[rowLoops.back()];
-      int64_t outerRows = rows / innerRows;
-      int64_t chunk =
-          chooseChunkRows(innerRows, bytes / rows,
-                          llvm::divideCeil(leastChunks, outerRows), chunkBytes);
+      int64_t outerRows = chain->rows / innerRows;
+      int64_t chunk = chooseChunkRows(
+          innerRows, chain->sinkBytes / chain->rows,
+          llvm::divideCeil(leastChunks, outerRows), chunkBytes);
       SmallVector<OpFoldResult> tileSizes(sink.getNumLoops(),
                                           rewriter.getIndexAttr(0));
-      for (unsigned loop : ArrayRef(rowLoops).drop_back())
+      for (unsigned loop : rowLoops.drop_back())
         tileSizes[loop] = rewriter.getIndexAttr(1);
       tileSizes[rowLoops.back()] = rewriter.getIndexAttr(chunk);
       scf::SCFTileAndFuseOptions options;
@@ -344,7 +437,7 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
       options.setFusionControlFn(
           [&](tensor::ExtractSliceOp, OpResult producer, bool)
               -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
-            if (!chain.contains(producer.getOwner()))
+            if (!chain->ops.contains(producer.getOwner()))
               return std::nullopt;
             return scf::SCFTileAndFuseOptions::ControlFnResult{};
           });
@@ -357,7 +450,7 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
       for (OpResult value : sink->getResults())
         if (Value replacement = result->replacements.lookup(value))
           rewriter.replaceAllUsesWith(value, replacement);
-      for (auto &entry : chain)
+      for (auto &entry : chain->ops)
         fused.insert(entry.first);
       changed = true;
     }
@@ -366,7 +459,7 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
     // The chain's ops are dead now but for the slices of them that tiling
     // took and fusion replaced; an op two others read was fused into each
     // of them, the same op on the same slices, which CSE merges.
-    for (Operation *op : llvm::reverse(sinks)) {
+    for (Operation *op : sinks) {
       if (!fused.contains(op))
         continue;
       for (Operation *user : llvm::make_early_inc_range(op->getUsers()))

@@ -1,6 +1,7 @@
 // RUN: ke-opt %s -split-input-file --ke-fuse-row-chains="min-bytes=4096" | FileCheck %s
 // RUN: ke-opt %s -split-input-file --ke-fuse-row-chains | FileCheck %s --check-prefix=SMALL
 // RUN: ke-opt %s -split-input-file --ke-fuse-row-chains="min-bytes=4096 whole-input-bytes=4096" | FileCheck %s --check-prefix=WHOLE
+// RUN: ke-opt %s -split-input-file --ke-fuse-row-chains="min-bytes=4096 chunk-bytes=512" | FileCheck %s --check-prefix=LONG
 // RUN: not ke-opt %s -split-input-file --ke-fuse-row-chains="least-chunks=0" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not ke-opt %s -split-input-file --ke-fuse-row-chains="whole-input-bytes=-1" 2>&1 | FileCheck %s --check-prefix=BADWHOLE
 
@@ -21,6 +22,19 @@
 // CHECK:           tensor.parallel_insert_slice
 // SMALL-LABEL: func.func @softmax
 // SMALL-NOT:     scf.forall
+// Rows of 1 KB against chunks of 512 bytes: the exp would go through
+// memory between the sum and the division, so each computes it.
+// LONG-LABEL: func.func @softmax
+// LONG-NOT:     linalg.generic
+// LONG:         scf.forall (%{{.*}}) in (64)
+// LONG:           arith.maximumf
+// LONG:           linalg.generic {{.*}}["parallel", "reduction"]
+// LONG:             math.exp
+// LONG:             arith.addf
+// LONG:           linalg.generic {{.*}}["parallel", "parallel"]
+// LONG:             math.exp
+// LONG:             arith.divf
+// LONG:           tensor.parallel_insert_slice
 // BAD: ke-fuse-row-chains: least-chunks and chunk-bytes must be positive, got 0 and 262144
 // BADWHOLE: ke-fuse-row-chains: whole-input-bytes must not be negative, got -1
 #id = affine_map<(d0, d1) -> (d0, d1)>
