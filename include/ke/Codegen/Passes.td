@@ -1287,9 +1287,9 @@ def KeFuseRowChains : Pass<"ke-fuse-row-chains", "mlir::func::FuncOp"> {
     along the C loop of an N x C x H x W op, have their only loop as
     rows), parallel, and indexing every output (inputs are sliced as their
     maps say: a row's max per row, a bias along the columns whole, a group
-    norm's weights per group); with inner rows no operand whose innermost
-    dimension is a row and another is not (a channels-last tensor chunked
-    along its channels, one element a cache line); no convolutions, and
+    norm's weights per group); no output, and with inner rows no operand,
+    whose innermost dimension is a row and another is not (a channels-last
+    tensor chunked along its channels, one element a cache line); no convolutions, and
     contractions only where the inputs they read whole hold at most
     `whole-input-bytes` (attention's K and V, not a large GEMM weight);
     every use of a chain op's result inside the chain, along the same

@@ -129,8 +129,11 @@ bool isRowOp(linalg::LinalgOp op, ArrayRef<unsigned> rows,
         return readsRowsStrided(map, rows);
       }))
     return false;
+  // Every output along the rows, and never along its innermost dimension
+  // alone: a chunk writes whole pieces of rows.
   return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
-    return readsAlongRows(op.getMatchingIndexingMap(&init), rows);
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    return readsAlongRows(map, rows) && !readsRowsStrided(map, rows);
   });
 }
 
@@ -238,8 +241,8 @@ collectChain(linalg::LinalgOp sink, ArrayRef<unsigned> sinkRows,
 /// division) would go through memory between them: each reader computes
 /// them itself instead (upstream's elementwise fusion into a copy per
 /// reader), which costs arithmetic but saves a store and a load per
-/// element. The ops replaced go to `replaced`.
-void recomputeSharedValues(RewriterBase &rewriter, linalg::LinalgOp sink,
+/// element. The ops replaced go to `replaced`; returns whether any was.
+bool recomputeSharedValues(RewriterBase &rewriter, linalg::LinalgOp sink,
                            const llvm::MapVector<Operation *, RowLoops> &chain,
                            llvm::SmallPtrSetImpl<Operation *> &replaced) {
   llvm::SetVector<Operation *> shared;
@@ -259,10 +262,21 @@ void recomputeSharedValues(RewriterBase &rewriter, linalg::LinalgOp sink,
       return shared.contains(user);
     });
   });
+  bool changed = false;
   for (Operation *producer : shared) {
-    SmallVector<OpOperand *> uses = llvm::map_to_vector(
-        producer->getResult(0).getUses(), [](OpOperand &use) { return &use; });
-    for (OpOperand *use : uses) {
+    // One reader at a time, looked up again after each fusion: a reader
+    // that reads the value twice is replaced by a fused op that still
+    // reads it once.
+    llvm::SmallPtrSet<Operation *, 4> refused;
+    while (true) {
+      OpOperand *use = nullptr;
+      for (OpOperand &candidate : producer->getResult(0).getUses())
+        if (!refused.contains(candidate.getOwner())) {
+          use = &candidate;
+          break;
+        }
+      if (!use)
+        break;
       Operation *consumer = use->getOwner();
       // Where the reader is, so the fused op sees all its operands.
       rewriter.setInsertionPoint(consumer);
@@ -271,24 +285,36 @@ void recomputeSharedValues(RewriterBase &rewriter, linalg::LinalgOp sink,
                                [&] { use->set(copy->getResult(0)); });
       FailureOr<linalg::ElementwiseOpFusionResult> fused =
           linalg::fuseElementwiseOps(rewriter, use);
+      // Upstream keeps a producer's result where its body reads its output:
+      // the copy's values would be stored after all.
+      if (succeeded(fused) &&
+          fused->fusedOp->getNumResults() != consumer->getNumResults()) {
+        rewriter.eraseOp(fused->fusedOp);
+        fused = failure();
+      }
       if (failed(fused)) {
         rewriter.modifyOpInPlace(consumer,
                                  [&] { use->set(producer->getResult(0)); });
         rewriter.eraseOp(copy);
+        refused.insert(consumer);
         continue;
       }
-      for (OpResult result : consumer->getResults())
-        rewriter.replaceAllUsesWith(result,
-                                    fused->replacements.lookup(result));
+      for (OpResult result : consumer->getResults()) {
+        Value replacement = fused->replacements.lookup(result);
+        assert(replacement && "fused op without the reader's result");
+        rewriter.replaceAllUsesWith(result, replacement);
+      }
       replaced.insert(consumer);
       rewriter.eraseOp(consumer);
       rewriter.eraseOp(copy);
+      changed = true;
     }
     if (producer->use_empty()) {
       replaced.insert(producer);
       rewriter.eraseOp(producer);
     }
   }
+  return changed;
 }
 
 /// Rows per chunk: the largest divisor of `rows` that leaves at least
@@ -400,14 +426,21 @@ struct FuseRowChainsPass : ke::impl::KeFuseRowChainsBase<FuseRowChainsPass> {
       return sinks;
     };
     // Rows larger than a chunk first: their shared values are recomputed
-    // by each reader, which changes the chains.
-    llvm::SmallPtrSet<Operation *, 16> replaced;
-    for (linalg::LinalgOp sink : collectSinks()) {
-      if (replaced.contains(sink))
-        continue;
-      std::optional<RowChain> chain = findChain(sink);
-      if (chain && chain->sinkBytes / chain->rows > chunkBytes)
-        recomputeSharedValues(rewriter, sink, chain->ops, replaced);
+    // by each reader, which changes the chains. In rounds: a value fused
+    // into its readers may leave the value it read shared in turn (a
+    // subtraction before an exp); each round removes uses, a few suffice.
+    bool recomputed = true;
+    for (int round = 0; recomputed && round < 8; ++round) {
+      recomputed = false;
+      llvm::SmallPtrSet<Operation *, 16> replaced;
+      for (linalg::LinalgOp sink : collectSinks()) {
+        if (replaced.contains(sink))
+          continue;
+        std::optional<RowChain> chain = findChain(sink);
+        if (chain && chain->sinkBytes / chain->rows > chunkBytes)
+          recomputed |=
+              recomputeSharedValues(rewriter, sink, chain->ops, replaced);
+      }
     }
     SmallVector<linalg::LinalgOp> sinks = collectSinks();
     llvm::SmallPtrSet<Operation *, 16> fused;

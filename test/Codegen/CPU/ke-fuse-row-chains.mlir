@@ -150,6 +150,11 @@ func.func @scaled_norm_fused(%x: tensor<64x256xf32>, %g: tensor<256xf32>) -> ten
 // CHECK-LABEL: func.func @transposed_sink
 // CHECK-NOT:     scf.forall
 // CHECK:         return
+// A sink that writes its rows along its output's innermost dimension would
+// write each chunk one element a cache line: left alone.
+// CHECK-LABEL: func.func @transposed_output
+// CHECK-NOT:     scf.forall
+// CHECK:         return
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #tr = affine_map<(d0, d1) -> (d1, d0)>
 #row = affine_map<(d0, d1) -> (d0)>
@@ -187,6 +192,25 @@ func.func @transposed_sink(%x: tensor<64x256xf32>) -> tensor<256x64xf32> {
   } -> tensor<64xf32>
   %et = tensor.empty() : tensor<256x64xf32>
   %t = linalg.generic {indexing_maps = [#tr, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<64x256xf32>, tensor<64xf32>) outs(%et : tensor<256x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %q = arith.divf %in, %s : f32
+    linalg.yield %q : f32
+  } -> tensor<256x64xf32>
+  return %t : tensor<256x64xf32>
+}
+func.func @transposed_output(%x: tensor<64x256xf32>) -> tensor<256x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<64xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x256xf32>) outs(%s0 : tensor<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %et = tensor.empty() : tensor<256x64xf32>
+  %t = linalg.generic {indexing_maps = [#id, #row, #tr], iterator_types = ["parallel", "parallel"]}
       ins(%x, %sum : tensor<64x256xf32>, tensor<64xf32>) outs(%et : tensor<256x64xf32>) {
   ^bb0(%in: f32, %s: f32, %o: f32):
     %q = arith.divf %in, %s : f32
@@ -370,6 +394,7 @@ func.func @group_norm(%x: tensor<2x4x2048xf32>, %w: tensor<4xf32>) -> tensor<2x4
 // its slices [2, 2, 64] are in cache; the statistics, [16], are rows along
 // their only loop.
 // CHECK-LABEL: func.func @batch_norm
+// CHECK-NOT:     linalg.generic
 // CHECK:         scf.forall (%[[C:.*]]) = (0) to (16) step (2)
 // CHECK:           tensor.extract_slice %arg0[0, %[[C]], 0] [2, 2, 64] [1, 1, 1]
 // CHECK:           linalg.generic {{.*}}["reduction", "parallel", "reduction"]{{.*}} outs(%{{.*}} : tensor<2xf32>)
@@ -415,4 +440,52 @@ func.func @batch_norm(%x: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
     linalg.yield %n : f32
   } -> tensor<2x16x64xf32>
   return %out : tensor<2x16x64xf32>
+}
+
+// -----
+
+// A reader that reads the shared value twice (e * e / sum): with rows
+// longer than a chunk, the exp is computed in the sum and in the division,
+// and nothing is left reading it.
+// CHECK-LABEL: func.func @shared_twice
+// LONG-LABEL: func.func @shared_twice
+// LONG-NOT:     linalg.generic
+// LONG:         scf.forall
+// LONG:           linalg.generic {{.*}}["parallel", "reduction"]
+// LONG:             math.exp
+// LONG:             arith.addf
+// LONG:           linalg.generic {{.*}}["parallel", "parallel"]
+// LONG:             math.exp
+// LONG:             arith.mulf
+// LONG:             arith.divf
+// LONG:           tensor.parallel_insert_slice
+// LONG-NOT:     linalg.generic
+// LONG:         return
+#st_id = affine_map<(d0, d1) -> (d0, d1)>
+#st_row = affine_map<(d0, d1) -> (d0)>
+func.func @shared_twice(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64x256xf32>
+  %exp = linalg.generic {indexing_maps = [#st_id, #st_id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<64x256xf32>) outs(%e1 : tensor<64x256xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<64x256xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#st_id, #st_row], iterator_types = ["parallel", "reduction"]}
+      ins(%exp : tensor<64x256xf32>) outs(%s0 : tensor<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %out = linalg.generic {indexing_maps = [#st_id, #st_id, #st_row, #st_id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp, %exp, %sum : tensor<64x256xf32>, tensor<64x256xf32>, tensor<64xf32>) outs(%e1 : tensor<64x256xf32>) {
+  ^bb0(%a: f32, %b: f32, %s: f32, %o: f32):
+    %p = arith.mulf %a, %b : f32
+    %q = arith.divf %p, %s : f32
+    linalg.yield %q : f32
+  } -> tensor<64x256xf32>
+  return %out : tensor<64x256xf32>
 }
