@@ -489,3 +489,34 @@ func.func @shared_twice(%x: tensor<64x256xf32>) -> tensor<64x256xf32> {
   } -> tensor<64x256xf32>
   return %out : tensor<64x256xf32>
 }
+
+// -----
+
+// A batch norm whose input is channels-last ([N, P, C]) while its output is
+// channels-first: chunked along the channels, every chunk would read the
+// input one element a cache line, so with inner rows it is left alone.
+// CHECK-LABEL: func.func @batch_norm_channels_last_input
+// CHECK-NOT:     scf.forall
+// CHECK:         return
+#cl_in = affine_map<(n, c, p) -> (n, p, c)>
+#cl_out = affine_map<(n, c, p) -> (n, c, p)>
+#cl_channel = affine_map<(n, c, p) -> (c)>
+func.func @batch_norm_channels_last_input(%x: tensor<2x64x16xf32>) -> tensor<2x16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<16xf32>
+  %s0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
+  %sum = linalg.generic {indexing_maps = [#cl_in, #cl_channel], iterator_types = ["reduction", "parallel", "reduction"]}
+      ins(%x : tensor<2x64x16xf32>) outs(%s0 : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %e1 = tensor.empty() : tensor<2x16x64xf32>
+  %out = linalg.generic {indexing_maps = [#cl_in, #cl_channel, #cl_out], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %sum : tensor<2x64x16xf32>, tensor<16xf32>) outs(%e1 : tensor<2x16x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %q = arith.subf %in, %s : f32
+    linalg.yield %q : f32
+  } -> tensor<2x16x64xf32>
+  return %out : tensor<2x16x64xf32>
+}
