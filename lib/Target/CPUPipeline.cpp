@@ -119,7 +119,7 @@ std::string ke::getDefaultCPUSchedulePipeline(const LowerCPUOptions &options) {
       "ke-convolutions-to-channels-last,ke-separate-pooling-windows,"
       "ke-decompose-aggregates,"
       "convert-elementwise-to-linalg,{0},ke-extract-index-operands,"
-      "ke-widen-contraction-inputs,"
+      "ke-widen-contraction-inputs,ke-widen-long-sums,"
       "ke-fuse-sibling-reductions,ke-fuse-row-chains,{2}"
       "ke-skip-masked-blocks,ke-fold-reshapes-into-initializers,"
       "ke-pads-to-copies,"

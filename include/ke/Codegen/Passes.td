@@ -1270,6 +1270,34 @@ def KeWidenContractionInputs : Pass<"ke-widen-contraction-inputs", "mlir::func::
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeWidenLongSums : Pass<"ke-widen-long-sums", "mlir::func::FuncOp"> {
+  let summary = "Sum long f32 reductions that no schedule splits in f64";
+  let description = [{
+    On tensors, before the CPU schedule. A `linalg.generic` whose body
+    yields `arith.addf(term, accumulator)` into one f32 result, whose
+    reduction loops have a parallel loop between them (a batch norm's
+    statistics over the batch and the pixels on either side of the
+    channels) and number at least `least-terms` iterations per output,
+    accumulates in f64: its terms computed as before, each extended to f64
+    (exact), its initial value extended too, the f64 result truncated to
+    f32 once. Such reductions cannot be collapsed into one loop, so the
+    schedule neither splits them into vector lanes nor into chunks, and one
+    f32 accumulator over millions of terms of one sign rounds the same way
+    on every addition (KernelBench's ConvTranspose3d + BatchNorm + AvgPool,
+    16 x 63^3 terms a channel: channel means 1.6e-3 off, outputs 8e-4 from
+    PyTorch's, against a tolerance of 1e-4). Contractions are left alone:
+    their register blocks split the reduction themselves.
+  }];
+  let options = [
+    Option<"leastTerms", "least-terms", "int64_t", /*default=*/"65536",
+           "Fewest iterations of the reduction loops per output for a sum "
+           "to be widened">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def KeFuseRowChains : Pass<"ke-fuse-row-chains", "mlir::func::FuncOp"> {
   let summary = "Compute a chain of row ops (a softmax, a norm) per chunk of "
                 "rows";
