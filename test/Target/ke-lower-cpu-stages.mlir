@@ -4,10 +4,12 @@
 // RUN: ke-opt %s '--ke-lower-cpu=approximate-math=false' --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT
 
 // After the front-end cleanup: gathers' index operands read in the body,
-// 16-bit contractions on f32 extensions of their inputs, long sums that no
+// transposed weights read in place by products of a few rows, 16-bit
+// contractions on f32 extensions of their inputs, long sums that no
 // schedule splits accumulated in f64, sibling reductions merged, then row
 // chains computed per chunk of rows.
 // CHECK:      ke-extract-index-operands,
+// CHECK-NEXT: ke-fold-transposes-into-thin-matmuls{most-rows=8},
 // CHECK-NEXT: ke-widen-contraction-inputs,
 // CHECK-NEXT: ke-widen-long-sums{least-terms=65536},
 // CHECK-NEXT: ke-fuse-sibling-reductions,
