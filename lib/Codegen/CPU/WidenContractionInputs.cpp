@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Codegen/ConvertElements.h"
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -32,26 +33,6 @@ namespace {
 bool isNarrowFloat(Type type, Type wide) {
   return isa<BFloat16Type, Float16Type>(type) && isa<FloatType>(wide) &&
          type.getIntOrFloatBitWidth() < wide.getIntOrFloatBitWidth();
-}
-
-/// `input` extended element by element to `element` (a parallel generic).
-Value extendTensor(RewriterBase &rewriter, Location loc, Value input,
-                   Type element) {
-  auto type = cast<RankedTensorType>(input.getType());
-  Value empty =
-      tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
-  AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  auto extension = linalg::GenericOp::create(
-      rewriter, loc, empty.getType(), ValueRange{input}, ValueRange{empty},
-      ArrayRef<AffineMap>{identity, identity}, parallel,
-      [&](OpBuilder &builder, Location bodyLoc, ValueRange arguments) {
-        Value wide =
-            arith::ExtFOp::create(builder, bodyLoc, element, arguments[0]);
-        linalg::YieldOp::create(builder, bodyLoc, wide);
-      });
-  return extension.getResult(0);
 }
 
 /// The inputs of `op` to widen: 16-bit float tensors narrower than its
@@ -94,7 +75,7 @@ void widen(RewriterBase &rewriter, linalg::LinalgOp op,
   for (OpOperand *input : op.getDpsInputOperands())
     inputs.push_back(
         llvm::is_contained(narrow, input)
-            ? extendTensor(rewriter, op.getLoc(), input->get(), wide)
+            ? ke::convertElements(rewriter, op.getLoc(), input->get(), wide)
             : input->get());
   if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
     // The same body, its widened arguments f32 and their extensions gone.

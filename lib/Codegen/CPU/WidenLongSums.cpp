@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ke/Codegen/ConvertElements.h"
 #include "ke/Codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -76,35 +77,19 @@ bool isSplitLongSum(linalg::GenericOp op, int64_t leastTerms) {
   return terms >= leastTerms;
 }
 
-/// `value` converted element by element into a tensor of `element` (a
-/// parallel generic; a fill of a constant becomes a fill of the converted
-/// constant).
-Value convertTensor(RewriterBase &rewriter, Location loc, Value value,
-                    Type element) {
-  auto type = cast<RankedTensorType>(value.getType());
-  Value empty =
-      tensor::EmptyOp::create(rewriter, loc, type.getShape(), element);
-  auto convert = [&](OpBuilder &builder, Location at, Value scalar) -> Value {
-    if (element.getIntOrFloatBitWidth() >
-        scalar.getType().getIntOrFloatBitWidth())
-      return arith::ExtFOp::create(builder, at, element, scalar);
-    return arith::TruncFOp::create(builder, at, element, scalar);
-  };
+/// The initial value of the widened sum: a fill of a constant becomes a
+/// fill of the extended constant, any other tensor is extended element by
+/// element.
+Value extendInitialValue(RewriterBase &rewriter, Location loc, Value value,
+                         Type wide) {
   if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
-    Value scalar = convert(rewriter, loc, fill.getInputs()[0]);
+    auto type = cast<RankedTensorType>(value.getType());
+    Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(), wide);
+    Value scalar =
+        arith::ExtFOp::create(rewriter, loc, wide, fill.getInputs()[0]);
     return linalg::FillOp::create(rewriter, loc, scalar, empty).getResult(0);
   }
-  AffineMap identity = rewriter.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  auto conversion = linalg::GenericOp::create(
-      rewriter, loc, empty.getType(), ValueRange{value}, ValueRange{empty},
-      ArrayRef<AffineMap>{identity, identity}, parallel,
-      [&](OpBuilder &builder, Location at, ValueRange arguments) {
-        linalg::YieldOp::create(builder, at,
-                                convert(builder, at, arguments[0]));
-      });
-  return conversion.getResult(0);
+  return ke::convertElements(rewriter, loc, value, wide);
 }
 
 /// Rebuilds the sum `op` with an f64 accumulator: its terms computed as
@@ -113,7 +98,7 @@ void widen(RewriterBase &rewriter, linalg::GenericOp op) {
   Location loc = op.getLoc();
   Type wide = rewriter.getF64Type();
   rewriter.setInsertionPoint(op);
-  Value init = convertTensor(rewriter, loc, op.getDpsInits()[0], wide);
+  Value init = extendInitialValue(rewriter, loc, op.getDpsInits()[0], wide);
   arith::AddFOp addition = getSumAddition(op);
   BlockArgument accumulator = op.getBody()->getArgument(op.getNumDpsInputs());
   Value term = addition.getLhs() == accumulator ? addition.getRhs()
@@ -137,8 +122,8 @@ void widen(RewriterBase &rewriter, linalg::GenericOp op) {
                                             addition.getFastmath());
         linalg::YieldOp::create(builder, at, total);
       });
-  Value narrow = convertTensor(rewriter, loc, sum.getResult(0),
-                               getElementTypeOrSelf(op->getResult(0)));
+  Value narrow = ke::convertElements(rewriter, loc, sum.getResult(0),
+                                     getElementTypeOrSelf(op->getResult(0)));
   rewriter.replaceOp(op, narrow);
 }
 
