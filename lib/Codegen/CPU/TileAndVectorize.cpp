@@ -1055,11 +1055,58 @@ tileAndFuseInitializers(RewriterBase &rewriter, linalg::LinalgOp op,
   return tiling;
 }
 
+/// The most bytes of B one column block of a contraction reads over a
+/// reduction block: a column block's B over a longer reduction does not stay
+/// in L2 while the row blocks of a thread's chunk sweep it, so each row
+/// block read it from memory again.
+constexpr int64_t kReductionBlockBytes = 128 * 1024;
+
+/// The extent of a contraction's reduction blocks (see kReductionBlockBytes):
+/// the largest divisor of its one reduction loop whose column block of B
+/// fits, at least 64 steps; 0 where the whole reduction fits, where the op
+/// has several reduction loops, or where its chunk holds one row block (no
+/// row block would read the block again).
+int64_t chooseReductionBlock(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
+                             ArrayRef<int64_t> registerTile,
+                             const ContractionBlock &contraction) {
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  if (reductions.size() != 1 || ShapedType::isDynamicShape(bounds))
+    return 0;
+  unsigned rowLoop = contraction.rowLoop;
+  if (bounds[rowLoop] <= registerTile[rowLoop])
+    return 0;
+  OpOperand *b = nullptr;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (op.getMatchingIndexingMap(input).isFunctionOfDim(
+            contraction.columnGroup.back()))
+      b = input;
+  if (!b)
+    return 0;
+  int64_t elementBytes = llvm::divideCeil(
+      getElementTypeOrSelf(b->get().getType()).getIntOrFloatBitWidth(), 8);
+  int64_t columns = 1;
+  for (unsigned loop : contraction.columnGroup)
+    columns *= registerTile[loop];
+  int64_t extent = bounds[reductions.front()];
+  int64_t fitting = kReductionBlockBytes / (columns * elementBytes);
+  if (extent <= fitting)
+    return 0;
+  for (int64_t block = fitting; block >= 64; --block)
+    if (extent % block == 0)
+      return block;
+  return 0;
+}
+
 /// The register tiling of a contraction or convolution: its parallel loops
 /// (a contraction's column blocks outside its rows, so a thread's rows of A
 /// stay in cache while one block of B's columns is swept down them) with the
 /// fill of its output fused, then its reduction loops inside them, the tile
 /// vectorized and its accumulators kept in registers across the reduction.
+/// A contraction with a long reduction is first cut into reduction blocks
+/// (chooseReductionBlock), the blocks outermost: the output's initializer
+/// then stays a pass over the chunk before them. Summation order is
+/// unchanged: each output still adds its terms in order.
 /// Ops it creates that still need their own schedule (a convolution filter's
 /// packing into panels) are appended to `scheduleLater`.
 void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
@@ -1067,6 +1114,33 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
                  const std::optional<ContractionBlock> &contraction,
                  bool namedContraction,
                  SmallVectorImpl<linalg::LinalgOp> &scheduleLater) {
+  if (contraction) {
+    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+    if (int64_t block =
+            chooseReductionBlock(op, bounds, registerTile, *contraction)) {
+      SmallVector<unsigned> reductions;
+      op.getReductionDims(reductions);
+      SmallVector<int64_t> blockTile(bounds.size(), 0);
+      blockTile[reductions.front()] = block;
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), blockTile));
+      // The output's fill, read by this op only, is vectorized as a whole
+      // before the blocks (one that a split's other part also reads is that
+      // part's to schedule).
+      auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+      if (fill && !fill->hasOneUse())
+        fill = nullptr;
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> blocks = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (succeeded(blocks) && blocks->tiledOps.size() == 1) {
+        rewriter.replaceOp(op, blocks->replacements);
+        op = cast<linalg::LinalgOp>(blocks->tiledOps.front());
+        if (fill)
+          vectorizeTile(rewriter, fill, /*namedContraction=*/false);
+      }
+    }
+  }
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> parallelTile(registerTile), reductionTile(registerTile);
   for (unsigned loop = 0; loop < registerTile.size(); ++loop) {

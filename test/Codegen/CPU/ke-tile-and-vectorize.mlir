@@ -975,3 +975,25 @@ func.func @packed_panels_rows_split_in_chunks(%a: tensor<256x256xf32>, %b: tenso
   %rc = tensor.collapse_shape %r [[0], [1, 2]] : tensor<256x64x32xf32> into tensor<256x2048xf32>
   return %rc : tensor<256x2048xf32>
 }
+
+// -----
+
+// A long reduction is cut into blocks of 1024 steps (a column block of B
+// over a block, 1024 x 32 f32, is 128 KiB, kept in L2 while the chunk's row
+// blocks sweep it), the blocks outside the register tiles; the output's
+// fill is one vector pass over the chunk before them.
+// CHECK-LABEL: func.func @long_reduction_matmul
+// CHECK:         scf.forall
+// CHECK:           vector.transfer_write {{.*}} : vector<32x64xf32>, tensor<32x64xf32>
+// CHECK:           scf.for {{.*}} to %c8192{{.*}} step %c1024
+// CHECK:             scf.for {{.*}} step %c32
+// CHECK:               scf.for {{.*}} step %c8
+// CHECK:                 scf.for {{.*}} to %c1024{{.*}} -> (tensor<8x32xf32>, vector<8x32xf32>)
+// CHECK-COUNT-8:           vector.fma {{.*}} : vector<32xf32>
+func.func @long_reduction_matmul(%a: tensor<256x8192xf32>, %b: tensor<8192x128xf32>) -> tensor<256x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256x128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<256x8192xf32>, tensor<8192x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
+  return %r : tensor<256x128xf32>
+}
