@@ -12,6 +12,11 @@
 // - log-step prefix scans (a front end's cumsum) become chunked scans
 //   (ke-prefix-scans-for-gpu) whose scf.forall, once bufferized, is a
 //   parallel loop like the rest (scf-forall-to-parallel);
+// - a matmul with one row (a Linear layer at batch 1, its weight's
+//   transpose folded into the product's maps) or one column becomes a
+//   matrix-vector row reduction (ke-fold-transposes-into-thin-matmuls,
+//   ke-unit-matmuls-to-reductions-for-gpu, linalg-fold-unit-extent-dims):
+//   staged as a GEMM, it filled one row of each block tile;
 // - GEMM-like contractions get output tiles per block staged through
 //   shared memory (ke-stage-contractions-for-gpu), row reductions a thread
 //   block per output element, before the rest becomes parallel loops
@@ -129,6 +134,9 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "func.func({3}ke-decompose-aggregates,"
              "convert-elementwise-to-linalg,ke-prefix-scans-for-gpu,"
              "ke-decompose-transposed-convolutions,{5},"
+             "ke-fold-transposes-into-thin-matmuls{{most-rows=1},"
+             "ke-unit-matmuls-to-reductions-for-gpu,"
+             "linalg-fold-unit-extent-dims,canonicalize,"
              "ke-fold-pads-into-consumers-for-gpu,ke-pads-to-generics-for-gpu,"
              "ke-split-reductions-for-gpu,"
              "ke-drop-fused-checks-for-gpu,"

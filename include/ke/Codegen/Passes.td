@@ -757,6 +757,28 @@ def KePadsToGenericsForGPU : Pass<"ke-pads-to-generics-for-gpu", "mlir::func::Fu
                            "::mlir::tensor::TensorDialect"];
 }
 
+def KeUnitMatmulsToReductionsForGPU : Pass<"ke-unit-matmuls-to-reductions-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Run matmuls with one row or one column as row reductions";
+  let description = [{
+    On tensors, GPU targets, after `ke-fold-transposes-into-thin-matmuls`
+    and before `linalg-fold-unit-extent-dims`: a `linalg.matmul` (any
+    indexing maps) with a static unit row or column extent and at least
+    `least-steps` reduction steps becomes the `linalg.generic` it is. The
+    unit loop then folds away, and what is left is a matrix-vector product
+    that `ke-distribute-reductions-for-gpu` runs as rows: a block of threads
+    per output, the matrix's rows read coalesced, the vector from cache.
+    Staged as a GEMM, such a product filled one row of each block tile
+    (KernelBench's Linear layers at batch 1: 32 blocks of 64 x 64 for 2048
+    outputs, split along K to fill the GPU). Matmuls of several rows and
+    columns, and short reductions, are left alone.
+  }];
+  let options = [
+    Option<"leastSteps", "least-steps", "int64_t", /*default=*/"256",
+           "fewest reduction steps a product needs to become a reduction">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Reshape reductions with few outputs into many thread blocks' work";
   let description = [{
