@@ -6,6 +6,7 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8}))' | FileCheck %s --check-prefix=NONE
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=5}))' | FileCheck %s --check-prefix=NEARLY
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=6}))' | FileCheck %s --check-prefix=FILL
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{fill-blocks=264}))' | FileCheck %s --check-prefix=LONG
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=3}))' 2>&1 | FileCheck %s --check-prefix=BADSPLITS
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=-1}))' 2>&1 | FileCheck %s --check-prefix=BADSPLITS
 
@@ -96,5 +97,31 @@ func.func @batch_matmul(%a: memref<2x64x512xf32>, %b: memref<2x512x64xf32>, %c: 
 // CHECK:           gpu.terminator
 func.func @odd_steps(%a: memref<128x48xf32>, %b: memref<48x128xf32>, %c: memref<128x128xf32>) {
   linalg.matmul ins(%a, %b : memref<128x48xf32>, memref<48x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// A reduction 32 times longer than the output's sides keeps its 64 x 64
+// tiles (4 x 4 blocks, under min-blocks) and is split 32 ways along K to
+// fill the grid, rather than cut into 16 x 16 tiles that each walk all of K.
+// LONG-LABEL: func.func @long_reduction
+// LONG:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c32{{.*}}) threads
+// LONG:           memref.atomic_rmw addf
+// A reduction as long as the output's sides is not: its tiles halve until
+// the grid has min-blocks blocks (16 x 16 of 16 x 16), unsplit.
+// LONG-LABEL: func.func @short_reduction
+// LONG:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) threads
+// LONG-NOT:       memref.atomic_rmw
+func.func @long_reduction(%a: memref<256x8192xf32>, %b: memref<8192x256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+  linalg.matmul ins(%a, %b : memref<256x8192xf32>, memref<8192x256xf32>) outs(%c : memref<256x256xf32>)
+  return
+}
+func.func @short_reduction(%a: memref<256x256xf32>, %b: memref<256x256xf32>, %c: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+  linalg.matmul ins(%a, %b : memref<256x256xf32>, memref<256x256xf32>) outs(%c : memref<256x256xf32>)
   return
 }
