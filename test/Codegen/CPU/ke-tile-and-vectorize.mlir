@@ -978,17 +978,18 @@ func.func @packed_panels_rows_split_in_chunks(%a: tensor<256x256xf32>, %b: tenso
 
 // -----
 
-// A long reduction is cut into blocks of 1024 steps (a column block of B
-// over a block, 1024 x 32 f32, is 128 KiB, kept in L2 while the chunk's row
-// blocks sweep it), the blocks outside the register tiles; the output's
-// fill is one vector pass over the chunk before them.
+// A long reduction is cut into blocks of 4096 steps (a column block of B
+// over a block, 4096 x 32 f32, is 512 KiB, kept in L2 while the chunk's row
+// blocks sweep it; over all 8192 steps it would be 1 MiB), the blocks
+// outside the register tiles; the output's fill is one vector pass over the
+// chunk before them.
 // CHECK-LABEL: func.func @long_reduction_matmul
 // CHECK:         scf.forall
 // CHECK:           vector.transfer_write {{.*}} : vector<32x64xf32>, tensor<32x64xf32>
-// CHECK:           scf.for {{.*}} to %c8192{{.*}} step %c1024
+// CHECK:           scf.for {{.*}} to %c8192{{.*}} step %c4096
 // CHECK:             scf.for {{.*}} step %c32
 // CHECK:               scf.for {{.*}} step %c8
-// CHECK:                 scf.for {{.*}} to %c1024{{.*}} -> (tensor<8x32xf32>, vector<8x32xf32>)
+// CHECK:                 scf.for {{.*}} to %c4096{{.*}} -> (tensor<8x32xf32>, vector<8x32xf32>)
 // CHECK-COUNT-8:           vector.fma {{.*}} : vector<32xf32>
 func.func @long_reduction_matmul(%a: tensor<256x8192xf32>, %b: tensor<8192x128xf32>) -> tensor<256x128xf32> {
   %zero = arith.constant 0.0 : f32
