@@ -197,10 +197,11 @@ std::optional<RunCommand> parseRunCommandLine(int argc, char **argv) {
       cl::cat(runCategory));
   cl::opt<int64_t> gpuSharedTile(
       "gpu-shared-tile", cl::init(ke::GPUScheduleDefaults::sharedTile),
-      cl::desc("nvgpu/amdgpu: outputs per block along i and j of GEMM-like "
-               "contractions staged through shared memory (16 to 128 in steps "
-               "of 16; 0: no staging; bundles of other values are named "
-               "<kernel>@s<N>)"),
+      cl::desc("nvgpu/amdgpu: most outputs per block along i and j of "
+               "GEMM-like contractions staged through shared memory (16 to "
+               "128 in steps of 16; a ceiling, halved for small grids: the "
+               "kernel's ke.gpu_shared_tile is taken exactly; 0: no staging; "
+               "bundles of other values are named <kernel>@s<N>)"),
       cl::cat(runCategory));
   cl::opt<int64_t> gpuWarps(
       "gpu-warps", cl::init(ke::GPUScheduleDefaults::warps),

@@ -300,8 +300,10 @@ def KeStageContractionsForGPU : Pass<"ke-stage-contractions-for-gpu", "mlir::fun
     large tiles), except where K can be split and is at least 4 times the
     output's longer side: such a product keeps its tile and is split along
     K instead (KernelBench's 256 x 8192 x 256 matmul on an H100: 135 µs in
-    16 x 16 tiles, 47 µs in 64 x 64 tiles split 32 ways). A side shorter than the tile (a convolution's 16 output
-    channels) takes only its lines, rounded up to whole lines per thread,
+    16 x 16 tiles, 47 µs in 64 x 64 tiles split 32 ways); not where K is
+    not split (`k-splits=1`, no `fill-blocks`). A side shorter than the
+    tile (a convolution's 16 output channels) takes only its lines, rounded
+    up to whole lines per thread,
     and the other side grows by powers of two while the block keeps at most
     the square's outputs, a thread at most 64 accumulators, two stages fit
     in 48 KB and the grid keeps 4 x `min-blocks` blocks. The function's
@@ -1299,8 +1301,10 @@ def KeFoldTransposesIntoThinMatmuls
     : Pass<"ke-fold-transposes-into-thin-matmuls", "mlir::func::FuncOp"> {
   let summary = "Read a transposed B in place in products of a few rows";
   let description = [{
-    On tensors, before the CPU schedule. A `linalg.matmul` (default maps)
-    of at most `most-rows` rows whose B is a transpose of a 2-D tensor W
+    On tensors, before the CPU schedule, and in the GPU front end with
+    `most-rows=1` (before `ke-unit-matmuls-to-reductions-for-gpu`, which
+    makes such one-row products row reductions). A `linalg.matmul` (default
+    maps) of at most `most-rows` rows whose B is a transpose of a 2-D tensor W
     (`linalg.transpose` with permutation [1, 0], or a generic copying its
     input read through (d0, d1) -> (d1, d0): a Linear layer's [N][K]
     weight as front ends write it) becomes a `linalg.matmul` reading W
@@ -1624,10 +1628,10 @@ def KeTileAndVectorize : Pass<"ke-tile-and-vectorize", "mlir::func::FuncOp"> {
     outer-product FMAs with its accumulators kept in registers across the
     reduction loop, column blocks outside row blocks. A contraction with
     one reduction loop, several row blocks in a chunk and a column block of
-    B longer than 512 KiB over the whole reduction (K = 16384 x 32 f32
-    columns) has its reduction cut into blocks first, outside the register
+    B longer than 512 KiB over the whole reduction (32 f32 columns: K above
+    4096) has its reduction cut into blocks first, outside the register
     tiles, so the column block's slice stays in L2 while the chunk's row
-    blocks read it (the output's fill is then one vector pass before the
+    blocks read it (the output's fill is then an op of its own before the
     blocks; each output still adds its terms in order): 256 x 16384 x 256
     on 2 threads 12.0-12.5 -> 9.3-9.6 ms. The op that
     initializes a contraction's or convolution's output by data movement

@@ -1107,17 +1107,25 @@ int64_t chooseReductionBlock(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
 /// fill of its output fused, then its reduction loops inside them, the tile
 /// vectorized and its accumulators kept in registers across the reduction.
 /// A contraction with a long reduction is first cut into reduction blocks
-/// (chooseReductionBlock), the blocks outermost: the output's initializer
-/// then stays a pass over the chunk before them. Summation order is
-/// unchanged: each output still adds its terms in order.
-/// Ops it creates that still need their own schedule (a convolution filter's
-/// packing into panels) are appended to `scheduleLater`.
+/// (chooseReductionBlock), the blocks outermost: the output's fill then
+/// stays an op over the chunk before them. Summation order is unchanged:
+/// each output still adds its terms in order.
+/// Ops it creates or leaves that still need their own schedule (a
+/// convolution filter's packing into panels, that fill) are appended to
+/// `scheduleLater`.
 void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
                  ArrayRef<int64_t> registerTile,
                  const std::optional<ContractionBlock> &contraction,
                  bool namedContraction,
                  SmallVectorImpl<linalg::LinalgOp> &scheduleLater) {
-  if (contraction) {
+  // Reduction blocks only where the output starts from a fill read by this
+  // op alone (scheduled after it, as its own op) or from no op: another
+  // initializer would no longer fuse into the register blocks.
+  Operation *initializer = op.getDpsInitOperand(0)->get().getDefiningOp();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(initializer);
+  bool blockable = (fill && fill->hasOneUse()) ||
+                   !isa_and_nonnull<linalg::LinalgOp>(initializer);
+  if (contraction && blockable) {
     SmallVector<int64_t> bounds = op.getStaticLoopRanges();
     if (int64_t block =
             chooseReductionBlock(op, bounds, registerTile, *contraction)) {
@@ -1127,20 +1135,24 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
       blockTile[reductions.front()] = block;
       scf::SCFTilingOptions options;
       options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), blockTile));
-      // The output's fill, read by this op only, is vectorized as a whole
-      // before the blocks (one that a split's other part also reads is that
-      // part's to schedule).
-      auto fill = op.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-      if (fill && !fill->hasOneUse())
-        fill = nullptr;
       rewriter.setInsertionPoint(op);
       FailureOr<scf::SCFTilingResult> blocks = scf::tileUsingSCF(
           rewriter, cast<TilingInterface>(op.getOperation()), options);
       if (succeeded(blocks) && blocks->tiledOps.size() == 1) {
         rewriter.replaceOp(op, blocks->replacements);
         op = cast<linalg::LinalgOp>(blocks->tiledOps.front());
-        if (fill)
-          vectorizeTile(rewriter, fill, /*namedContraction=*/false);
+        // A copy of the fill, scheduled with this op: the fill itself may be
+        // on another list (the pass's walk, a split's initializer tiles),
+        // which then finds it dead and drops it.
+        if (fill) {
+          rewriter.setInsertionPoint(fill);
+          Operation *copy = rewriter.clone(*fill);
+          rewriter.replaceAllUsesWith(fill->getResults(), copy->getResults());
+          scheduleLater.push_back(cast<linalg::LinalgOp>(copy));
+        }
+      } else if (succeeded(blocks)) {
+        for (LoopLikeOpInterface loop : llvm::reverse(blocks->loops))
+          rewriter.eraseOp(loop);
       }
     }
   }
@@ -1889,15 +1901,16 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   }
 
   if (blocked) {
-    SmallVector<linalg::LinalgOp> filterPackings;
+    SmallVector<linalg::LinalgOp> scheduleLater;
     tileBlocked(rewriter, op, registerTile, contraction, namedContraction,
-                filterPackings);
+                scheduleLater);
     // Inside the thread chunk now: tiled and vectorized without threads.
     for (linalg::LinalgOp producer : inputProducers)
       tileAndVectorizeOp(rewriter, producer, vectorWidth, registers);
-    // Outside the threads' loop where the filter is: threads of their own.
-    for (linalg::LinalgOp packing : filterPackings)
-      tileAndVectorizeOp(rewriter, packing, vectorWidth, registers);
+    // A filter's packing, outside the threads' loop where the filter is:
+    // threads of its own; a fill before reduction blocks: the chunk's.
+    for (linalg::LinalgOp later : scheduleLater)
+      tileAndVectorizeOp(rewriter, later, vectorWidth, registers);
     return;
   }
   scf::SCFTilingOptions options;

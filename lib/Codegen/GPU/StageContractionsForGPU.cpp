@@ -62,28 +62,31 @@ struct StagedContraction : ke::GPUContraction {
   ke::GPUContractionEpilogue epilogue;
 };
 
-bool canSplitK(const StagedContraction &contraction);
-
 /// A reduction at least this many times longer than the output's longer
 /// side is split along K to fill the grid rather than cut into smaller
-/// tiles: each halving of the tile quarters the products a block makes per
+/// tiles: each halving of the tile halves the products a block makes per
 /// element it stages, and leaves every block the whole K. KernelBench's
 /// 256 x 8192 x 256 matmul on the H100: 135 µs in 16 x 16 tiles, 47 µs in
 /// 64 x 64 tiles split 32 ways (32 x 32 tiles split 16 ways: 54 µs).
 constexpr int64_t kLongReductionRatio = 4;
 
+/// Whether `contraction`'s reduction is long enough to split rather than
+/// shrink the tile for (kLongReductionRatio).
+bool hasLongReduction(const StagedContraction &contraction) {
+  return contraction.depth >=
+         kLongReductionRatio *
+             std::max(contraction.rows, contraction.columns);
+}
+
 /// The block tile: `largest`, halved (down to 16) while the grid would
 /// have fewer than `minBlocks` blocks (attention's 256x256 scores are 16
-/// blocks of 64x64 on an H100's 132 SMs), unless the reduction is long
-/// enough to split instead (kLongReductionRatio); exactly `largest` when
-/// `exact`.
+/// blocks of 64x64 on an H100's 132 SMs), unless `splitsInstead` (a long
+/// reduction that K splits will spread over the grid); exactly `largest`
+/// when `exact`.
 int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
-                   int64_t minBlocks, bool exact, int64_t threadRows) {
-  if (exact)
-    return largest;
-  if (canSplitK(contraction) &&
-      contraction.depth >= kLongReductionRatio * std::max(contraction.rows,
-                                                          contraction.columns))
+                   int64_t minBlocks, bool exact, int64_t threadRows,
+                   bool splitsInstead) {
+  if (exact || splitsInstead)
     return largest;
   auto blocks = [&](int64_t tile) {
     return llvm::divideCeil(contraction.rows, tile) *
@@ -676,8 +679,18 @@ struct StageContractionsForGPUPass
         return;
       std::optional<StagedContraction> contraction =
           StagedContraction{*matched};
+      // A long reduction keeps the largest tile where K would be split
+      // for it (not where splitting is off or K's steps do not divide).
+      bool splitsInstead = false;
+      if (!exactTile && hasLongReduction(*contraction)) {
+        StagedContraction largest = *contraction;
+        largest.rowTile = largest.columnTile = tile;
+        splitsInstead =
+            chooseKSplits(largest, stepK, schedule.kSplits, fillBlocks) > 1;
+      }
       int64_t square = chooseTile(*contraction, tile, minBlocks,
-                                  /*exact=*/exactTile, threadRows);
+                                  /*exact=*/exactTile, threadRows,
+                                  splitsInstead);
       if (exactTile)
         contraction->rowTile = contraction->columnTile = square;
       else

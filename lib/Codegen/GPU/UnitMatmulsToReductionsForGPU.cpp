@@ -1,4 +1,6 @@
-//===- UnitMatmulsToReductionsForGPU.cpp - ke-unit-matmuls-to-reductions-for-gpu -===//
+//===- UnitMatmulsToReductionsForGPU.cpp --------------------------------===//
+//
+// ke-unit-matmuls-to-reductions-for-gpu.
 //
 // A matmul with one row (a Linear layer at batch 1) or one column (a matrix
 // times a vector) is a matrix-vector product: each output a dot product
@@ -50,8 +52,11 @@ struct UnitMatmulsToReductionsForGPUPass
     IRRewriter rewriter(&getContext());
     for (linalg::MatmulOp matmul : matmuls) {
       rewriter.setInsertionPoint(matmul);
-      if (failed(linalg::generalizeNamedOp(rewriter, matmul)))
+      if (failed(linalg::generalizeNamedOp(rewriter, matmul))) {
+        matmul.emitOpError(
+            "ke-unit-matmuls-to-reductions-for-gpu: could not be generalized");
         return signalPassFailure();
+      }
     }
   }
 };

@@ -981,11 +981,13 @@ func.func @packed_panels_rows_split_in_chunks(%a: tensor<256x256xf32>, %b: tenso
 // A long reduction is cut into blocks of 4096 steps (a column block of B
 // over a block, 4096 x 32 f32, is 512 KiB, kept in L2 while the chunk's row
 // blocks sweep it; over all 8192 steps it would be 1 MiB), the blocks
-// outside the register tiles; the output's fill is one vector pass over the
+// outside the register tiles; the output's fill is a vectorized op over the
 // chunk before them.
 // CHECK-LABEL: func.func @long_reduction_matmul
 // CHECK:         scf.forall
-// CHECK:           vector.transfer_write {{.*}} : vector<32x64xf32>, tensor<32x64xf32>
+// CHECK:           scf.for {{.*}} to %c32
+// CHECK:             scf.for {{.*}} step %c8
+// CHECK:               vector.transfer_write %{{.*}} : vector<1x8xf32>, tensor<1x8xf32>
 // CHECK:           scf.for {{.*}} to %c8192{{.*}} step %c4096
 // CHECK:             scf.for {{.*}} step %c32
 // CHECK:               scf.for {{.*}} step %c8
@@ -997,4 +999,22 @@ func.func @long_reduction_matmul(%a: tensor<256x8192xf32>, %b: tensor<8192x128xf
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<256x128xf32>) -> tensor<256x128xf32>
   %r = linalg.matmul ins(%a, %b : tensor<256x8192xf32>, tensor<8192x128xf32>) outs(%c : tensor<256x128xf32>) -> tensor<256x128xf32>
   return %r : tensor<256x128xf32>
+}
+
+// -----
+
+// Too few outputs for threads: the fill before the blocks is the function's
+// own op, scheduled as the blocks are made (vectorized, with threads of its
+// own where it pays) and not visited again after.
+// CHECK-LABEL: func.func @long_reduction_unthreaded
+// CHECK-NOT:     linalg.fill
+// CHECK:         vector.transfer_write %{{.*}} : vector<1x8xf32>, tensor<1x8xf32>
+// CHECK:         scf.for {{.*}} to %c16384{{.*}} step %c4096
+// CHECK:           scf.for {{.*}} to %c4096{{.*}} -> (tensor<8x32xf32>, vector<8x32xf32>)
+func.func @long_reduction_unthreaded(%a: tensor<16x16384xf32>, %b: tensor<16384x32xf32>) -> tensor<16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x16384xf32>, tensor<16384x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
 }

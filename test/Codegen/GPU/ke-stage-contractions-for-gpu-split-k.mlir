@@ -7,6 +7,7 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=5}))' | FileCheck %s --check-prefix=NEARLY
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 fill-blocks=6}))' | FileCheck %s --check-prefix=FILL
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{fill-blocks=264}))' | FileCheck %s --check-prefix=LONG
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{fill-blocks=264 k-splits=1}))' | FileCheck %s --check-prefix=LONG-UNSPLIT
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=3}))' 2>&1 | FileCheck %s --check-prefix=BADSPLITS
 // RUN: not ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-stage-contractions-for-gpu{min-blocks=1 warps=8 k-splits=-1}))' 2>&1 | FileCheck %s --check-prefix=BADSPLITS
 
@@ -106,13 +107,17 @@ func.func @odd_steps(%a: memref<128x48xf32>, %b: memref<48x128xf32>, %c: memref<
 // tiles (4 x 4 blocks, under min-blocks) and is split 32 ways along K to
 // fill the grid, rather than cut into 16 x 16 tiles that each walk all of K.
 // LONG-LABEL: func.func @long_reduction
-// LONG:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c4{{.*}}, %{{.*}} = %c32{{.*}}) threads
+// LONG:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c4{{(_[0-9]+)?}}, %{{.*}} = %c4{{(_[0-9]+)?}}, %{{.*}} = %c32{{(_[0-9]+)?}}) threads
 // LONG:           memref.atomic_rmw addf
 // A reduction as long as the output's sides is not: its tiles halve until
 // the grid has min-blocks blocks (16 x 16 of 16 x 16), unsplit.
 // LONG-LABEL: func.func @short_reduction
-// LONG:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) threads
+// LONG:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c16{{(_[0-9]+)?}}, %{{.*}} = %c16{{(_[0-9]+)?}}, %{{.*}} = %c1{{(_[0-9]+)?}}) threads
 // LONG-NOT:       memref.atomic_rmw
+// With splitting off, the long reduction's tiles halve as any others.
+// LONG-UNSPLIT-LABEL: func.func @long_reduction
+// LONG-UNSPLIT:         gpu.launch blocks(%{{.*}}) in (%{{.*}} = %c16{{(_[0-9]+)?}}, %{{.*}} = %c16{{(_[0-9]+)?}}, %{{.*}} = %c1{{(_[0-9]+)?}}) threads
+// LONG-UNSPLIT-NOT:       memref.atomic_rmw
 func.func @long_reduction(%a: memref<256x8192xf32>, %b: memref<8192x256xf32>, %c: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)

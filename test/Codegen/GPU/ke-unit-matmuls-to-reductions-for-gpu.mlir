@@ -26,6 +26,9 @@ func.func @linear_at_batch_1(%x: tensor<1x2048xf32>, %w: tensor<1024x2048xf32>) 
 // -----
 
 // A matrix times a vector (one column) likewise.
+// LONG-LABEL: func.func @matrix_vector
+// LONG-NOT:     linalg.generic
+// LONG:         linalg.matmul
 // CHECK-LABEL: func.func @matrix_vector
 // CHECK-NOT:     linalg.matmul
 // CHECK:         linalg.generic
