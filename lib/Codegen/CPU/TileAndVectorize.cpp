@@ -1064,28 +1064,29 @@ tileAndFuseInitializers(RewriterBase &rewriter, linalg::LinalgOp op,
 /// there and cost 4 % on a 2048-long reduction that already fit.
 constexpr int64_t kReductionBlockBytes = 512 * 1024;
 
-/// The extent of a contraction's reduction blocks (see kReductionBlockBytes):
-/// the largest divisor of its one reduction loop whose column block of B
-/// fits, at least 64 steps; 0 where the whole reduction fits, where the op
-/// has several reduction loops, or where its chunk holds one row block (no
-/// row block would read the block again).
-int64_t chooseReductionBlock(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
-                             ArrayRef<int64_t> registerTile,
-                             const ContractionBlock &contraction) {
+/// The tile of a contraction's reduction blocks (see kReductionBlockBytes):
+/// its one reduction loop cut by the largest divisor whose column block of
+/// B fits, at least 64 steps; empty where the whole reduction fits, where
+/// the op has several reduction loops, or where its chunk holds one row
+/// block (no row block would read the block again).
+SmallVector<int64_t> chooseReductionBlocks(linalg::LinalgOp op,
+                                           ArrayRef<int64_t> registerTile,
+                                           const ContractionBlock &contraction) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   SmallVector<unsigned> reductions;
   op.getReductionDims(reductions);
   if (reductions.size() != 1 || ShapedType::isDynamicShape(bounds))
-    return 0;
+    return {};
   unsigned rowLoop = contraction.rowLoop;
   if (bounds[rowLoop] <= registerTile[rowLoop])
-    return 0;
+    return {};
   OpOperand *b = nullptr;
   for (OpOperand *input : op.getDpsInputOperands())
     if (op.getMatchingIndexingMap(input).isFunctionOfDim(
             contraction.columnGroup.back()))
       b = input;
   if (!b)
-    return 0;
+    return {};
   int64_t elementBytes = llvm::divideCeil(
       getElementTypeOrSelf(b->get().getType()).getIntOrFloatBitWidth(), 8);
   int64_t columns = 1;
@@ -1094,11 +1095,57 @@ int64_t chooseReductionBlock(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
   int64_t extent = bounds[reductions.front()];
   int64_t fitting = kReductionBlockBytes / (columns * elementBytes);
   if (extent <= fitting)
-    return 0;
-  for (int64_t block = fitting; block >= 64; --block)
-    if (extent % block == 0)
-      return block;
-  return 0;
+    return {};
+  for (int64_t block = fitting; block >= 64; --block) {
+    if (extent % block != 0)
+      continue;
+    SmallVector<int64_t> tile(bounds.size(), 0);
+    tile[reductions.front()] = block;
+    return tile;
+  }
+  return {};
+}
+
+/// `op` (a contraction) with its reduction cut into blocks where
+/// chooseReductionBlocks says so and the output starts from a fill read by
+/// `op` alone or from no op (another initializer would no longer fuse into
+/// the register blocks): the op inside the blocks' loop, else `op`. The
+/// fill stays before the blocks; a copy of it, used instead, goes to
+/// `scheduleLater` (the fill itself may be on another list, the pass's walk
+/// or a split's initializer tiles, which then finds it dead and drops it).
+linalg::LinalgOp cutReductionIntoBlocks(
+    RewriterBase &rewriter, linalg::LinalgOp op,
+    ArrayRef<int64_t> registerTile, const ContractionBlock &contraction,
+    SmallVectorImpl<linalg::LinalgOp> &scheduleLater) {
+  Operation *initializer = op.getDpsInitOperand(0)->get().getDefiningOp();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(initializer);
+  if (!(fill && fill->hasOneUse()) &&
+      isa_and_nonnull<linalg::LinalgOp>(initializer))
+    return op;
+  SmallVector<int64_t> blockTile =
+      chooseReductionBlocks(op, registerTile, contraction);
+  if (blockTile.empty())
+    return op;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), blockTile));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> blocks = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(blocks))
+    return op;
+  if (blocks->tiledOps.size() != 1) {
+    for (LoopLikeOpInterface loop : llvm::reverse(blocks->loops))
+      rewriter.eraseOp(loop);
+    return op;
+  }
+  rewriter.replaceOp(op, blocks->replacements);
+  if (fill) {
+    rewriter.setInsertionPoint(fill);
+    Operation *copy = rewriter.clone(*fill);
+    rewriter.replaceAllUsesWith(fill->getResults(), copy->getResults());
+    scheduleLater.push_back(cast<linalg::LinalgOp>(copy));
+  }
+  return cast<linalg::LinalgOp>(blocks->tiledOps.front());
 }
 
 /// The register tiling of a contraction or convolution: its parallel loops
@@ -1107,7 +1154,7 @@ int64_t chooseReductionBlock(linalg::LinalgOp op, ArrayRef<int64_t> bounds,
 /// fill of its output fused, then its reduction loops inside them, the tile
 /// vectorized and its accumulators kept in registers across the reduction.
 /// A contraction with a long reduction is first cut into reduction blocks
-/// (chooseReductionBlock), the blocks outermost: the output's fill then
+/// (cutReductionIntoBlocks), the blocks outermost: the output's fill then
 /// stays an op over the chunk before them. Summation order is unchanged:
 /// each output still adds its terms in order.
 /// Ops it creates or leaves that still need their own schedule (a
@@ -1118,44 +1165,9 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
                  const std::optional<ContractionBlock> &contraction,
                  bool namedContraction,
                  SmallVectorImpl<linalg::LinalgOp> &scheduleLater) {
-  // Reduction blocks only where the output starts from a fill read by this
-  // op alone (scheduled after it, as its own op) or from no op: another
-  // initializer would no longer fuse into the register blocks.
-  Operation *initializer = op.getDpsInitOperand(0)->get().getDefiningOp();
-  auto fill = dyn_cast_or_null<linalg::FillOp>(initializer);
-  bool blockable = (fill && fill->hasOneUse()) ||
-                   !isa_and_nonnull<linalg::LinalgOp>(initializer);
-  if (contraction && blockable) {
-    SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-    if (int64_t block =
-            chooseReductionBlock(op, bounds, registerTile, *contraction)) {
-      SmallVector<unsigned> reductions;
-      op.getReductionDims(reductions);
-      SmallVector<int64_t> blockTile(bounds.size(), 0);
-      blockTile[reductions.front()] = block;
-      scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(op->getContext(), blockTile));
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> blocks = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (succeeded(blocks) && blocks->tiledOps.size() == 1) {
-        rewriter.replaceOp(op, blocks->replacements);
-        op = cast<linalg::LinalgOp>(blocks->tiledOps.front());
-        // A copy of the fill, scheduled with this op: the fill itself may be
-        // on another list (the pass's walk, a split's initializer tiles),
-        // which then finds it dead and drops it.
-        if (fill) {
-          rewriter.setInsertionPoint(fill);
-          Operation *copy = rewriter.clone(*fill);
-          rewriter.replaceAllUsesWith(fill->getResults(), copy->getResults());
-          scheduleLater.push_back(cast<linalg::LinalgOp>(copy));
-        }
-      } else if (succeeded(blocks)) {
-        for (LoopLikeOpInterface loop : llvm::reverse(blocks->loops))
-          rewriter.eraseOp(loop);
-      }
-    }
-  }
+  if (contraction)
+    op = cutReductionIntoBlocks(rewriter, op, registerTile, *contraction,
+                                scheduleLater);
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> parallelTile(registerTile), reductionTile(registerTile);
   for (unsigned loop = 0; loop < registerTile.size(); ++loop) {

@@ -80,13 +80,10 @@ bool hasLongReduction(const StagedContraction &contraction) {
 
 /// The block tile: `largest`, halved (down to 16) while the grid would
 /// have fewer than `minBlocks` blocks (attention's 256x256 scores are 16
-/// blocks of 64x64 on an H100's 132 SMs), unless `splitsInstead` (a long
-/// reduction that K splits will spread over the grid); exactly `largest`
-/// when `exact`.
+/// blocks of 64x64 on an H100's 132 SMs); exactly `largest` when `exact`.
 int64_t chooseTile(const StagedContraction &contraction, int64_t largest,
-                   int64_t minBlocks, bool exact, int64_t threadRows,
-                   bool splitsInstead) {
-  if (exact || splitsInstead)
+                   int64_t minBlocks, bool exact, int64_t threadRows) {
+  if (exact)
     return largest;
   auto blocks = [&](int64_t tile) {
     return llvm::divideCeil(contraction.rows, tile) *
@@ -689,8 +686,8 @@ struct StageContractionsForGPUPass
             chooseKSplits(largest, stepK, schedule.kSplits, fillBlocks) > 1;
       }
       int64_t square = chooseTile(*contraction, tile, minBlocks,
-                                  /*exact=*/exactTile, threadRows,
-                                  splitsInstead);
+                                  /*exact=*/exactTile || splitsInstead,
+                                  threadRows);
       if (exactTile)
         contraction->rowTile = contraction->columnTile = square;
       else

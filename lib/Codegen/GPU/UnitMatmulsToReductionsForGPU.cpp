@@ -50,13 +50,10 @@ struct UnitMatmulsToReductionsForGPUPass
         matmuls.push_back(matmul);
     });
     IRRewriter rewriter(&getContext());
+    // One that does not generalize stays a matmul, staged as before.
     for (linalg::MatmulOp matmul : matmuls) {
       rewriter.setInsertionPoint(matmul);
-      if (failed(linalg::generalizeNamedOp(rewriter, matmul))) {
-        matmul.emitOpError(
-            "ke-unit-matmuls-to-reductions-for-gpu: could not be generalized");
-        return signalPassFailure();
-      }
+      (void)linalg::generalizeNamedOp(rewriter, matmul);
     }
   }
 };
