@@ -1012,7 +1012,7 @@ def KeGuardClampedMath : Pass<"ke-guard-clamped-math", "mlir::func::FuncOp"> {
 
 def KeDivisionsToReciprocals
     : Pass<"ke-divisions-to-reciprocals", "mlir::func::FuncOp"> {
-  let summary = "Divide by a shared divisor as a product with its inverse";
+  let summary = "Divide by a shared or constant divisor as a product with its inverse";
   let description = [{
     In a `linalg.generic` on tensors, an input whose elements are only ever
     divisors (`arith.divf`'s second operand) and that each element of which
@@ -1024,7 +1024,10 @@ def KeDivisionsToReciprocals
     quotient (a divisor under about 3e-39, whose inverse overflows, is the
     exception), not bit-identical, so `ke-lower-cpu` runs this with its
     approximate math only (`approximate-math=true`, the default), never on
-    a reference.
+    a reference. A division by a constant (a float or a splat whose
+    reciprocal is a normal number: GELU's x / sqrt(2)) becomes a product
+    with the reciprocal rounded once, anywhere in the function (exact
+    where the constant is a power of two).
   }];
   let options = [
     Option<"minReuse", "min-reuse", "int64_t", /*default=*/"8",
@@ -1051,7 +1054,9 @@ def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
     expm1, tanh, erf, erfc, log, log1p, log2). Upstream's log and log2 read
     the exponent field, which a denormal does not hold (off by up to 1.4):
     positive denormals are scaled by 2^24 first and 24 log(2) is taken off
-    after.
+    after. f32 erf is ke's own: one rational function x P(x^2) / Q(x^2) on
+    x clamped to [-4, 4], within 3.2e-7 of erf, where upstream's selects
+    coefficients among three intervals (twenty selects a vector).
   }];
   let options = [
     ListOption<"ops", "ops", "std::string",

@@ -8,6 +8,7 @@
 
 #include "ke/Codegen/ClampedMath.h"
 #include "ke/Codegen/Passes.h"
+#include "ke/Codegen/RationalErf.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -86,6 +87,8 @@ struct ApproximateMathPass
                                                          std::log(2.0));
     if (approximated("log2"))
       patterns.add<ScaleDenormalsBeforeLog<math::Log2Op>>(&getContext(), 1.0);
+    if (approximated("erf"))
+      ke::populateRationalErfPattern(patterns);
     if (ops.empty()) {
       populateMathPolynomialApproximationPatterns(patterns);
     } else {

@@ -77,3 +77,35 @@ func.func @clamped_and_free_exp(%x: vector<8xf32>) -> vector<8xf32> {
   %sum = arith.addf %clamped, %free : vector<8xf32>
   return %sum : vector<8xf32>
 }
+
+// RUN: ke-opt %s -pass-pipeline='builtin.module(func.func(ke-approximate-math{ops=erf}))' | FileCheck %s --check-prefix=ERF
+
+// f32 erf is one rational function on x clamped to [-4, 4]: two
+// NaN-preserving clamps, the numerator x P(x^2) (six fmas), the
+// denominator Q(x^2) (four), one division, and no interval selects. f16
+// is extended to f32 for it.
+// ERF-LABEL: func.func @erf_rational
+// ERF-DAG:     %[[FOUR:.*]] = arith.constant dense<4.000000e+00> : vector<8xf32>
+// ERF-DAG:     %[[MINUSFOUR:.*]] = arith.constant dense<-4.000000e+00> : vector<8xf32>
+// ERF-DAG:     %[[TWOBYSQRTPI:.*]] = arith.constant dense<1.12837923> : vector<8xf32>
+// ERF:         %[[ABOVE:.*]] = arith.cmpf ogt, %arg0, %[[FOUR]]
+// ERF:         %[[X1:.*]] = arith.select %[[ABOVE]], %[[FOUR]], %arg0
+// ERF:         %[[BELOW:.*]] = arith.cmpf olt, %[[X1]], %[[MINUSFOUR]]
+// ERF:         %[[X:.*]] = arith.select %[[BELOW]], %[[MINUSFOUR]], %[[X1]]
+// ERF:         %[[SQUARE:.*]] = arith.mulf %[[X]], %[[X]]
+// ERF-COUNT-5: math.fma {{.*}}, %[[SQUARE]]
+// ERF:         %[[P:.*]] = math.fma {{.*}}, %[[SQUARE]], %[[TWOBYSQRTPI]]
+// ERF:         %[[NUMERATOR:.*]] = arith.mulf %[[P]], %[[X]]
+// ERF-COUNT-4: math.fma {{.*}}, %[[SQUARE]]
+// ERF-NEXT:    %[[ERF:.*]] = arith.divf %[[NUMERATOR]]
+// ERF-NOT:     arith.select
+// ERF:         arith.extf %arg1 : vector<8xf16> to vector<8xf32>
+// ERF-NOT:     math.erf
+// ERF:         arith.divf
+// ERF-NEXT:    %[[HALF:.*]] = arith.truncf
+// ERF:         return %[[ERF]], %[[HALF]]
+func.func @erf_rational(%x: vector<8xf32>, %h: vector<8xf16>) -> (vector<8xf32>, vector<8xf16>) {
+  %e = math.erf %x : vector<8xf32>
+  %f = math.erf %h : vector<8xf16>
+  return %e, %f : vector<8xf32>, vector<8xf16>
+}

@@ -67,3 +67,45 @@ func.func @kept(%x: tensor<64x256xf32>, %y: tensor<64x256xf32>, %s: tensor<64xf3
   } -> tensor<64x256xf32>
   return %a, %b, %c, %f : tensor<64x256xf32>, tensor<64x256xf32>, tensor<64x4xf32>, tensor<64x256xf32>
 }
+
+// -----
+
+// GELU divides by the constant sqrt(2): the division becomes a product
+// with 1/sqrt(2) rounded once to f32.
+// CHECK-LABEL: func.func @gelu_scale
+// CHECK:         linalg.generic
+// CHECK-NOT:       arith.divf
+// CHECK:           %[[INV:.*]] = arith.constant 0.707106769 : f32
+// CHECK-NEXT:      arith.mulf %{{.*}}, %[[INV]] : f32
+#id1 = affine_map<(d0) -> (d0)>
+func.func @gelu_scale(%x: tensor<1024xf32>) -> tensor<1024xf32> {
+  %sqrt2 = arith.constant 1.41421354 : f32
+  %e = tensor.empty() : tensor<1024xf32>
+  %r = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+      ins(%x : tensor<1024xf32>) outs(%e : tensor<1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %q = arith.divf %in, %sqrt2 : f32
+    linalg.yield %q : f32
+  } -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
+
+// -----
+
+// A splat divisor too, in f64 (a mean's count); a zero or a divisor whose
+// reciprocal is not a normal number keeps its division.
+// CHECK-LABEL: func.func @constant_divisors
+// CHECK-DAG:     %[[NINTH:.*]] = arith.constant dense<0.1111111111111111> : vector<4xf64>
+// CHECK:         %[[MEAN:.*]] = arith.mulf %arg0, %[[NINTH]] : vector<4xf64>
+// CHECK:         arith.divf %arg1, %{{.*}} : f32
+// CHECK:         arith.divf %arg1, %{{.*}} : f32
+// CHECK:         return %[[MEAN]]
+func.func @constant_divisors(%v: vector<4xf64>, %s: f32) -> (vector<4xf64>, f32, f32) {
+  %nine = arith.constant dense<9.0> : vector<4xf64>
+  %zero = arith.constant 0.0 : f32
+  %huge = arith.constant 1.0e38 : f32
+  %mean = arith.divf %v, %nine : vector<4xf64>
+  %a = arith.divf %s, %zero : f32
+  %b = arith.divf %s, %huge : f32
+  return %mean, %a, %b : vector<4xf64>, f32, f32
+}
