@@ -134,7 +134,7 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
              "func.func({3}ke-decompose-aggregates,"
              "convert-elementwise-to-linalg,ke-prefix-scans-for-gpu,"
              "ke-decompose-transposed-convolutions,{5},"
-             "ke-fold-transposes-into-thin-matmuls{{most-rows=1},"
+             "ke-fold-transposes-into-thin-matmuls{{most-rows=1 any-f32-product},"
              "ke-unit-matmuls-to-reductions-for-gpu,"
              "linalg-fold-unit-extent-dims,canonicalize,"
              "ke-fold-pads-into-consumers-for-gpu,ke-pads-to-generics-for-gpu,"

@@ -1304,7 +1304,7 @@ def KeWidenContractionInputs : Pass<"ke-widen-contraction-inputs", "mlir::func::
 
 def KeFoldTransposesIntoThinMatmuls
     : Pass<"ke-fold-transposes-into-thin-matmuls", "mlir::func::FuncOp"> {
-  let summary = "Read a transposed B in place in products of a few rows";
+  let summary = "Read a transposed B in place in products of a few rows (any transposed f32 operand with any-f32-product)";
   let description = [{
     On tensors, before the CPU schedule, and in the GPU front end with
     `most-rows=1` (before `ke-unit-matmuls-to-reductions-for-gpu`, which
@@ -1321,11 +1321,21 @@ def KeFoldTransposesIntoThinMatmuls
     1 x 2048 x 2048 (a Linear layer at batch 1) took 1.3-1.7 ms on 2
     threads, 0.27-0.35 ms in place; 8 rows 1.8-2.7 against 1.3-1.6 ms; at
     16 rows the transpose (the schedule's packing of B) was faster again.
+
+    With `any-f32-product` (the GPU front end) a matmul whose operands are
+    all f32 reads a transposed A (as A[k][m]) and a transposed B in place
+    whatever its rows: the GPU's staged copies read either layout into
+    shared memory, so the transpose was a launch of its own and two more
+    passes over the operand. 16-bit products keep their transposes there
+    (the warpgroup path reads A only as [M][K]).
   }];
   let options = [
     Option<"mostRows", "most-rows", "int64_t", /*default=*/"8",
            "Most rows (A's first dimension) of a product whose transposed "
-           "B is read in place">
+           "B is read in place">,
+    Option<"anyF32Product", "any-f32-product", "bool", /*default=*/"false",
+           "Also read transposed A and B in place in f32 products of any "
+           "shape">
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
