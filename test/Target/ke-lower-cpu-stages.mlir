@@ -9,7 +9,7 @@
 // schedule splits accumulated in f64, sibling reductions merged, then row
 // chains computed per chunk of rows.
 // CHECK:      ke-extract-index-operands,
-// CHECK-NEXT: ke-fold-transposes-into-thin-matmuls{most-rows=8},
+// CHECK-NEXT: ke-fold-transposes-into-thin-matmuls{any-f32-product=false most-rows=8},
 // CHECK-NEXT: ke-widen-contraction-inputs,
 // CHECK-NEXT: ke-widen-long-sums{least-terms=65536},
 // CHECK-NEXT: ke-fuse-sibling-reductions,
