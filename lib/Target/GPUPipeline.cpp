@@ -133,7 +133,8 @@ std::string mapToGPU(const ke::LowerGPUOptions &options,
   return llvm::formatv(
              "func.func({3}ke-decompose-aggregates,"
              "convert-elementwise-to-linalg,ke-prefix-scans-for-gpu,"
-             "ke-decompose-transposed-convolutions,{5},"
+             "ke-decompose-transposed-convolutions,"
+             "ke-fold-transposes-into-pools-for-gpu,{5},"
              "ke-fold-transposes-into-thin-matmuls{{most-rows=1 any-f32-product},"
              "ke-unit-matmuls-to-reductions-for-gpu,"
              "linalg-fold-unit-extent-dims,canonicalize,"

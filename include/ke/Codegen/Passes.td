@@ -717,6 +717,28 @@ def KeConstantsToDeviceForGPU : Pass<"ke-constants-to-device-for-gpu", "mlir::fu
                            "::mlir::memref::MemRefDialect"];
 }
 
+def KeFoldTransposesIntoPoolsForGPU
+    : Pass<"ke-fold-transposes-into-pools-for-gpu", "mlir::func::FuncOp"> {
+  let summary = "Let a pooling window read and write its tensors in their own layouts";
+  let description = [{
+    On tensors, GPU targets, before `ke-fold-pads-into-consumers-for-gpu`.
+    torch-mlir writes a 3-D pool on NCDHW as a `linalg.transpose` to
+    NDHWC, `linalg.pooling_ndhwc_*` and a transpose back. A pooling window
+    (a reduction whose inputs other than one are shapes only: the window's)
+    whose read input is a transpose reads the transpose's source instead,
+    its indexing map's results permuted by the inverse permutation; where
+    its result's only use is a transpose and its init a fill used by it
+    alone, it writes the transposed result directly (its output map's
+    results permuted, the fill made in the transposed shape). Named pools
+    become generics. Each transpose was a launch and a pass over its
+    tensor, and a pad before the first one (the pool's padding) could not
+    fold into the window, so it was a launch too: KernelBench's AvgPool3d
+    ran four launches (pad and transpose, fill, pool, transpose back with
+    the division).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def KeFoldPadsIntoConsumersForGPU : Pass<"ke-fold-pads-into-consumers-for-gpu", "mlir::func::FuncOp"> {
   let summary = "Let a pooling window read its unpadded input, padding where it leaves it";
   let description = [{
