@@ -12,8 +12,12 @@
 // - log-step prefix scans (a front end's cumsum) become chunked scans
 //   (ke-prefix-scans-for-gpu) whose scf.forall, once bufferized, is a
 //   parallel loop like the rest (scf-forall-to-parallel);
-// - a matmul with one row (a Linear layer at batch 1, its weight's
-//   transpose folded into the product's maps) or one column becomes a
+// - a 3-D pool's transposes to and from channels-last fold into the
+//   window's maps (ke-fold-transposes-into-pools-for-gpu), so its pad
+//   folds too;
+// - an f32 product reads transposed operands in place (the staged copies
+//   take either layout), and a matmul with one row (a Linear layer at
+//   batch 1) or one column becomes a
 //   matrix-vector row reduction (ke-fold-transposes-into-thin-matmuls,
 //   ke-unit-matmuls-to-reductions-for-gpu, linalg-fold-unit-extent-dims):
 //   staged as a GEMM, it filled one row of each block tile;
