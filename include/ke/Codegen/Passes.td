@@ -1077,8 +1077,9 @@ def KeApproximateMath : Pass<"ke-approximate-math", "mlir::func::FuncOp"> {
     the exponent field, which a denormal does not hold (off by up to 1.4):
     positive denormals are scaled by 2^24 first and 24 log(2) is taken off
     after. f32 erf is ke's own: one rational function x P(x^2) / Q(x^2) on
-    x clamped to [-4, 4], within 3.2e-7 of erf, where upstream's selects
-    coefficients among three intervals (twenty selects a vector).
+    x clamped to [-4, 4] (the quotient to [-1, 1]), within 3.1e-7 of erf,
+    where upstream's selects coefficients among three intervals (twenty
+    selects a vector).
   }];
   let options = [
     ListOption<"ops", "ops", "std::string",

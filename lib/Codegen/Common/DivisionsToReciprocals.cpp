@@ -94,10 +94,8 @@ TypedAttr getConstantReciprocal(Value divisor) {
     scalar = dyn_cast<FloatAttr>(splat.getSplatValue<Attribute>());
   if (!scalar)
     return nullptr;
-  APFloat reciprocal(1.0 / scalar.getValueAsDouble());
-  bool losesInfo = false;
-  reciprocal.convert(scalar.getValue().getSemantics(),
-                     APFloat::rmNearestTiesToEven, &losesInfo);
+  APFloat reciprocal(scalar.getValue().getSemantics(), 1);
+  reciprocal.divide(scalar.getValue(), APFloat::rmNearestTiesToEven);
   if (!reciprocal.isNormal())
     return nullptr;
   auto reciprocalAttr = FloatAttr::get(scalar.getType(), reciprocal);

@@ -2,8 +2,8 @@
 //
 // The coefficients minimize the largest relative error on [0, 4] with the
 // first P coefficient held at 2/sqrt(pi) (scripts/fit-rational-erf.py:
-// 6.8e-8 in exact arithmetic, 3.2e-7 evaluated in f32 by Horner's rule
-// with fused multiply-adds as below).
+// 6.8e-8 in exact arithmetic; evaluated in f32 by Horner's rule with fused
+// multiply-adds as below and clamped to [-1, 1], within 3.1e-7).
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,15 +44,17 @@ struct RationalErf : OpRewritePattern<math::ErfOp> {
     };
     // x > 4 ? 4 : x (and the same below): a NaN compares false and passes
     // through, and the form is one min/max instruction on x86.
-    auto clampAbove = [&](Value x, float bound, arith::CmpFPredicate beyond) {
-      Value limit = constant(bound);
-      Value outside = arith::CmpFOp::create(rewriter, loc, beyond, x, limit);
-      return arith::SelectOp::create(rewriter, loc, outside, limit, x)
+    auto clamp = [&](Value x, float bound) {
+      Value upper = constant(bound), lower = constant(-bound);
+      Value above = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OGT, x, upper);
+      x = arith::SelectOp::create(rewriter, loc, above, upper, x);
+      Value below = arith::CmpFOp::create(
+          rewriter, loc, arith::CmpFPredicate::OLT, x, lower);
+      return arith::SelectOp::create(rewriter, loc, below, lower, x)
           .getResult();
     };
-    Value x = clampAbove(op.getOperand(), kSaturation,
-                         arith::CmpFPredicate::OGT);
-    x = clampAbove(x, -kSaturation, arith::CmpFPredicate::OLT);
+    Value x = clamp(op.getOperand(), kSaturation);
     Value square = arith::MulFOp::create(rewriter, loc, x, x);
     auto horner = [&](ArrayRef<float> coefficients) {
       Value sum = constant(coefficients.back());
@@ -63,8 +65,11 @@ struct RationalErf : OpRewritePattern<math::ErfOp> {
     };
     Value numerator =
         arith::MulFOp::create(rewriter, loc, horner(kNumerator), x);
-    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, numerator,
-                                               horner(kDenominator));
+    Value quotient = arith::DivFOp::create(rewriter, loc, numerator,
+                                           horner(kDenominator));
+    // Near 4 the rounded quotient overshoots 1 by an ulp or two; code that
+    // relies on |erf| <= 1 (sqrt(1 - erf)) must not see it.
+    rewriter.replaceOp(op, clamp(quotient, 1.0f));
     return success();
   }
 };

@@ -25,18 +25,18 @@ namespace ke {
 using namespace mlir;
 
 namespace {
-/// Whether `op` is a pooling window: one input read, the others shapes
-/// only (their block arguments unused), one output, no contraction whose
-/// staged copies would want a layout of their own.
+/// Whether `op` is a pooling window: one input read and at least one only
+/// for its shape (the window's; a plain reduction keeps the layout its
+/// schedule was chosen for), one output, no contraction whose staged
+/// copies would want a layout of their own.
 bool isPoolingWindow(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumReductionLoops() == 0)
     return false;
-  int64_t read = 0;
+  int64_t read = 0, shapes = 0;
   for (OpOperand *input : op.getDpsInputOperands())
-    if (!op.getMatchingBlockArgument(input).use_empty())
-      ++read;
-  return read == 1;
+    (op.getMatchingBlockArgument(input).use_empty() ? shapes : read) += 1;
+  return read == 1 && shapes >= 1;
 }
 
 /// The input that `op` reads (not only for its shape) and a linalg.transpose

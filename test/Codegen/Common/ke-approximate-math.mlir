@@ -82,11 +82,13 @@ func.func @clamped_and_free_exp(%x: vector<8xf32>) -> vector<8xf32> {
 
 // f32 erf is one rational function on x clamped to [-4, 4]: two
 // NaN-preserving clamps, the numerator x P(x^2) (six fmas), the
-// denominator Q(x^2) (four), one division, and no interval selects. f16
-// is extended to f32 for it.
+// denominator Q(x^2) (four), one division, the quotient clamped to
+// [-1, 1], and no interval selects. f16 is extended to f32 for it.
 // ERF-LABEL: func.func @erf_rational
 // ERF-DAG:     %[[FOUR:.*]] = arith.constant dense<4.000000e+00> : vector<8xf32>
 // ERF-DAG:     %[[MINUSFOUR:.*]] = arith.constant dense<-4.000000e+00> : vector<8xf32>
+// ERF-DAG:     %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<8xf32>
+// ERF-DAG:     %[[MINUSONE:.*]] = arith.constant dense<-1.000000e+00> : vector<8xf32>
 // ERF-DAG:     %[[TWOBYSQRTPI:.*]] = arith.constant dense<1.12837923> : vector<8xf32>
 // ERF:         %[[ABOVE:.*]] = arith.cmpf ogt, %arg0, %[[FOUR]]
 // ERF:         %[[X1:.*]] = arith.select %[[ABOVE]], %[[FOUR]], %arg0
@@ -97,11 +99,16 @@ func.func @clamped_and_free_exp(%x: vector<8xf32>) -> vector<8xf32> {
 // ERF:         %[[P:.*]] = math.fma {{.*}}, %[[SQUARE]], %[[TWOBYSQRTPI]]
 // ERF:         %[[NUMERATOR:.*]] = arith.mulf %[[P]], %[[X]]
 // ERF-COUNT-4: math.fma {{.*}}, %[[SQUARE]]
-// ERF-NEXT:    %[[ERF:.*]] = arith.divf %[[NUMERATOR]]
+// ERF-NEXT:    %[[QUOTIENT:.*]] = arith.divf %[[NUMERATOR]]
+// ERF-NEXT:    %[[OVER:.*]] = arith.cmpf ogt, %[[QUOTIENT]], %[[ONE]]
+// ERF-NEXT:    %[[Q1:.*]] = arith.select %[[OVER]], %[[ONE]], %[[QUOTIENT]]
+// ERF-NEXT:    %[[UNDER:.*]] = arith.cmpf olt, %[[Q1]], %[[MINUSONE]]
+// ERF-NEXT:    %[[ERF:.*]] = arith.select %[[UNDER]], %[[MINUSONE]], %[[Q1]]
 // ERF-NOT:     arith.select
 // ERF:         arith.extf %arg1 : vector<8xf16> to vector<8xf32>
 // ERF-NOT:     math.erf
 // ERF:         arith.divf
+// ERF-COUNT-2: arith.select
 // ERF-NEXT:    %[[HALF:.*]] = arith.truncf
 // ERF:         return %[[ERF]], %[[HALF]]
 func.func @erf_rational(%x: vector<8xf32>, %h: vector<8xf16>) -> (vector<8xf32>, vector<8xf16>) {
