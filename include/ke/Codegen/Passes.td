@@ -927,9 +927,8 @@ def KeDecomposeTransposedConvolutions
     On tensors. Front ends write a transposed convolution with stride s as
     a convolution (stride 1, dilation d) over the input spread out by a
     `tensor.insert_slice` with strides s into a zero `linalg.fill`: all but
-    1 / s^n of its multiply-adds read a zero. For
-    `linalg.conv_{1d_ncw_fcw,2d_nchw_fchw,3d_ncdhw_fcdhw}` over such an
-    input, the outputs of each phase (o mod s along every spatial
+    1 / s^n of its multiply-adds read a zero. For a convolution over such
+    an input, the outputs of each phase (o mod s along every spatial
     dimension) read the input through the same kernel taps, k = k0, k0 +
     s / gcd(d, s), ...; each phase becomes a convolution of the same kind
     over the input itself (zero-padded where the taps reach past it) with
@@ -944,10 +943,17 @@ def KeDecomposeTransposedConvolutions
     instead (every output is written by its phase, and the init's fill or
     bias broadcast over the whole output, a pass over it, goes away).
     Inputs spread with stride 1 along every dimension (plain padding) are
-    left alone. Grouped convolutions
-    (`linalg.conv_2d_ngchw_{gfchw,fgchw}`) read the spread input with its
-    channels split into groups by a `tensor.expand_shape` after the insert;
-    their phases read the input itself split the same way.
+    left alone. A convolution is any structured op of this shape, named
+    (`linalg.conv_{1d_ncw_fcw,2d_nchw_fchw,3d_ncdhw_fcdhw}`,
+    `linalg.conv_2d_ngchw_{gfchw,fgchw}`) or a `linalg.generic` (torch-mlir
+    writes grouped 3-D ones so): the spread input's trailing dimensions
+    read at o + d k with stride 1, o the output's trailing loops and k the
+    filter's, the leading ones plain loops, and a body that multiplies
+    input by filter and accumulates (so a zero input adds nothing; a max
+    is left alone). A generic phase has d / gcd(d, s) in its input's map.
+    Grouped convolutions read the spread input with its channels split
+    into groups by a `tensor.expand_shape` after the insert; their phases
+    read the input itself split the same way.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

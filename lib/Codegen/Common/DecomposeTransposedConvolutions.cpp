@@ -16,6 +16,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -66,20 +68,149 @@ Phase analyzePhase(int64_t phase, int64_t stride, int64_t offset,
   return result;
 }
 
-template <typename ConvOp>
-LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
-  if (!conv.hasPureTensorSemantics())
+/// One spatial dimension of a convolution: the input is read at
+/// outputLoop + dilation * filterLoop.
+struct SpatialDim {
+  unsigned outputLoop = 0, filterLoop = 0;
+  int64_t dilation = 1;
+};
+
+/// `dim` or `dim * constant` (a constant of 1 for `dim` alone).
+bool matchScaledDim(AffineExpr expr, unsigned &dim, int64_t &scale) {
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    dim = d.getPosition();
+    scale = 1;
+    return true;
+  }
+  auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return false;
+  auto d = dyn_cast<AffineDimExpr>(mul.getLHS());
+  auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!d || !c)
+    return false;
+  dim = d.getPosition();
+  scale = c.getValue();
+  return true;
+}
+
+/// The spatial dimensions of a convolution, named or generic, in the
+/// layout front ends write (batch, groups and channels first in all three
+/// operands, then the spatial dimensions in the same order): the input's
+/// trailing results are `o + dilation * k` with stride 1, o the output's
+/// trailing loops, k the filter's. The body must multiply the input by the
+/// filter and accumulate, so an input of zero contributes nothing (a max
+/// pool's zeros would count).
+FailureOr<SmallVector<SpatialDim>> analyzeConvolution(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0)
     return failure();
-  Value spread = conv.getInputs()[0], filter = conv.getInputs()[1],
-        init = conv.getOutputs()[0];
+  if (!linalg::detail::isContractionBody(
+          *op.getBlock(), [](Operation *multiply, Operation *accumulate) {
+            return (isa<arith::MulFOp>(multiply) &&
+                    isa<arith::AddFOp>(accumulate)) ||
+                   (isa<arith::MulIOp>(multiply) &&
+                    isa<arith::AddIOp>(accumulate));
+          }))
+    return failure();
+  AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  AffineMap filterMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
+  AffineMap outputMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  // Leading results are loops; the spatial ones are sums.
+  int64_t spatial = 0;
+  for (AffineExpr expr : llvm::reverse(inputMap.getResults())) {
+    if (isa<AffineDimExpr>(expr))
+      break;
+    ++spatial;
+  }
+  if (spatial == 0 || spatial > filterMap.getNumResults() ||
+      spatial > outputMap.getNumResults())
+    return failure();
+  for (AffineExpr expr : inputMap.getResults().drop_back(spatial))
+    if (!isa<AffineDimExpr>(expr))
+      return failure();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  int64_t inputLeading = inputMap.getNumResults() - spatial;
+  int64_t filterLeading = filterMap.getNumResults() - spatial;
+  int64_t outputLeading = outputMap.getNumResults() - spatial;
+  SmallVector<SpatialDim> dims;
+  for (int64_t i = 0; i < spatial; ++i) {
+    auto sum = dyn_cast<AffineBinaryOpExpr>(inputMap.getResult(inputLeading + i));
+    auto outputLoop =
+        dyn_cast<AffineDimExpr>(outputMap.getResult(outputLeading + i));
+    auto filterLoop =
+        dyn_cast<AffineDimExpr>(filterMap.getResult(filterLeading + i));
+    if (!sum || sum.getKind() != AffineExprKind::Add || !outputLoop ||
+        !filterLoop ||
+        iterators[outputLoop.getPosition()] != utils::IteratorType::parallel ||
+        iterators[filterLoop.getPosition()] != utils::IteratorType::reduction)
+      return failure();
+    unsigned lhsDim, rhsDim;
+    int64_t lhsScale, rhsScale;
+    if (!matchScaledDim(sum.getLHS(), lhsDim, lhsScale) ||
+        !matchScaledDim(sum.getRHS(), rhsDim, rhsScale))
+      return failure();
+    if (lhsDim == filterLoop.getPosition()) {
+      std::swap(lhsDim, rhsDim);
+      std::swap(lhsScale, rhsScale);
+    }
+    // Stride 1: a strided convolution over a spread input has phases
+    // that mix, which this pass does not split.
+    if (lhsDim != outputLoop.getPosition() ||
+        rhsDim != filterLoop.getPosition() || lhsScale != 1 || rhsScale < 1)
+      return failure();
+    dims.push_back({outputLoop.getPosition(), filterLoop.getPosition(),
+                    rhsScale});
+  }
+  return dims;
+}
+
+/// `op` over new operands with new dilations: a named convolution takes
+/// them as its attribute, a generic in its input's indexing map.
+Operation *cloneWithDilations(RewriterBase &rewriter, linalg::LinalgOp op,
+                              ArrayRef<SpatialDim> dims,
+                              ArrayRef<int64_t> dilations, Type resultType,
+                              ValueRange operands) {
+  Operation *clone =
+      mlir::clone(rewriter, op.getOperation(), TypeRange{resultType}, operands);
+  auto vectorAttr = DenseIntElementsAttr::get(
+      VectorType::get({static_cast<int64_t>(dilations.size())},
+                      rewriter.getI64Type()),
+      dilations);
+  auto generic = dyn_cast<linalg::GenericOp>(clone);
+  if (!generic) {
+    // The clone's maps were computed from the old dilations.
+    clone->removeAttr(linalg::LinalgDialect::kMemoizedIndexingMapsAttrName);
+    clone->setAttr("dilations", vectorAttr);
+    return clone;
+  }
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  SmallVector<AffineExpr> results(maps[0].getResults());
+  int64_t leading = static_cast<int64_t>(results.size() - dims.size());
+  for (auto [i, dim] : llvm::enumerate(dims))
+    results[leading + i] =
+        rewriter.getAffineDimExpr(dim.outputLoop) +
+        rewriter.getAffineDimExpr(dim.filterLoop) * dilations[i];
+  maps[0] = AffineMap::get(maps[0].getNumDims(), 0, results,
+                           rewriter.getContext());
+  generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  return clone;
+}
+
+LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
+  FailureOr<SmallVector<SpatialDim>> spatialDims = analyzeConvolution(conv);
+  if (failed(spatialDims))
+    return failure();
+  Value spread = conv.getDpsInputs()[0], filter = conv.getDpsInputs()[1],
+        init = conv.getDpsInits()[0];
   // A grouped convolution reads the spread input with its channels split
   // into groups (tensor.expand_shape after the insert).
-  auto expand = spread.template getDefiningOp<tensor::ExpandShapeOp>();
+  auto expand = spread.getDefiningOp<tensor::ExpandShapeOp>();
   auto insert = (expand ? expand.getSrc() : spread)
-                    .template getDefiningOp<tensor::InsertSliceOp>();
+                    .getDefiningOp<tensor::InsertSliceOp>();
   if (!insert)
     return failure();
-  auto fill = insert.getDest().template getDefiningOp<linalg::FillOp>();
+  auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
   if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
     return failure();
   Value input = insert.getSource();
@@ -96,14 +227,16 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
       ShapedType::isDynamicShape(insert.getStaticStrides()) ||
       inputType.getRank() != insertedType.getRank())
     return failure();
-  SmallVector<int64_t> convStrides(conv.getStrides().template getValues<int64_t>());
-  SmallVector<int64_t> dilations(conv.getDilations().template getValues<int64_t>());
+  SmallVector<int64_t> dilations;
+  for (const SpatialDim &dim : *spatialDims)
+    dilations.push_back(dim.dilation);
   int64_t rank = spreadType.getRank();
   int64_t spatial = static_cast<int64_t>(dilations.size());
   // Batch, groups and channels come first and are copied whole.
   int64_t leading = rank - spatial;
+  int64_t outputLeading = outputType.getRank() - spatial;
   int64_t insertedLeading = insertedType.getRank() - spatial;
-  if (leading < 0 || insertedLeading < 0)
+  if (leading < 0 || insertedLeading < 0 || outputLeading < 0)
     return failure();
   ArrayRef<int64_t> insertOffsets = insert.getStaticOffsets();
   ArrayRef<int64_t> insertStrides = insert.getStaticStrides();
@@ -123,8 +256,7 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
       if (groups[d].size() != 1)
         return failure();
   }
-  if (llvm::any_of(convStrides, [](int64_t s) { return s != 1; }) ||
-      llvm::all_of(ArrayRef<int64_t>(strides).drop_front(leading),
+  if (llvm::all_of(ArrayRef<int64_t>(strides).drop_front(leading),
                    [](int64_t s) { return s == 1; }))
     return failure();
 
@@ -135,9 +267,10 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
     for (int64_t phase = 0; phase < strides[leading + i]; ++phase)
       phases[i].push_back(analyzePhase(
           phase, strides[leading + i], offsets[leading + i], dilations[i],
-          filterType.getDimSize(filterLeading + i), outputType.getDimSize(leading + i)));
+          filterType.getDimSize(filterLeading + i),
+          outputType.getDimSize(outputLeading + i)));
 
-  Location loc = conv.getLoc();
+  Location loc = conv->getLoc();
   rewriter.setInsertionPoint(conv);
   if (expand) {
     SmallVector<int64_t> expandedShape(spreadType.getShape());
@@ -152,12 +285,6 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
   Type elementType = inputType.getElementType();
   Value zero = arith::ConstantOp::create(rewriter, loc,
                                          rewriter.getZeroAttr(elementType));
-  auto vectorAttr = [&](ArrayRef<int64_t> values) {
-    return DenseIntElementsAttr::get(
-        VectorType::get({static_cast<int64_t>(values.size())},
-                        rewriter.getI64Type()),
-        values);
-  };
   // Every output belongs to one phase. When every phase with outputs has
   // taps, all outputs are written by a phase and the init's value is never
   // read through the result: the phases go into a new tensor instead of
@@ -215,17 +342,18 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
     // Outputs that read only zeros keep their initial value (the bias).
     if (!empty && !readsZeros) {
       // Leading dimensions whole.
-      SmallVector<OpFoldResult> outOffsets(leading, rewriter.getIndexAttr(0)),
-          outSizes, outStrides(leading, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> outOffsets(outputLeading,
+                                           rewriter.getIndexAttr(0)),
+          outSizes, outStrides(outputLeading, rewriter.getIndexAttr(1));
       SmallVector<OpFoldResult> tapOffsets(filterLeading,
                                            rewriter.getIndexAttr(0)),
           tapSizes, tapStrides(filterLeading, rewriter.getIndexAttr(1));
       SmallVector<int64_t> readSizes;
       SmallVector<int64_t> readOffsets(leading, 0);
-      for (int64_t d = 0; d < leading; ++d) {
+      for (int64_t d = 0; d < outputLeading; ++d)
         outSizes.push_back(rewriter.getIndexAttr(outputType.getDimSize(d)));
+      for (int64_t d = 0; d < leading; ++d)
         readSizes.push_back(inputType.getDimSize(d));
-      }
       for (int64_t d = 0; d < filterLeading; ++d)
         tapSizes.push_back(rewriter.getIndexAttr(filterType.getDimSize(d)));
       SmallVector<int64_t> phaseDilations;
@@ -258,7 +386,7 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
       // that is a fill or a broadcast of a bias (the same arithmetic as
       // before), else from zero with the init added after.
       SmallVector<int64_t> phaseShape(
-          outputType.getShape().take_front(leading));
+          outputType.getShape().take_front(outputLeading));
       for (const Phase *p : chosen)
         phaseShape.push_back(p->outputs);
       Value empty =
@@ -270,7 +398,8 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
                                            initFill.getInputs()[0], empty)
                         .getResult(0);
       } else if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>();
-                 broadcast && llvm::all_of(llvm::seq<int64_t>(leading, rank),
+                 broadcast && llvm::all_of(llvm::seq<int64_t>(outputLeading,
+                                                            outputType.getRank()),
                                            [&](int64_t d) {
                                              return llvm::is_contained(
                                                  broadcast.getDimensions(), d);
@@ -284,22 +413,23 @@ LogicalResult decompose(RewriterBase &rewriter, ConvOp conv) {
             linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
         addInit = true;
       }
-      auto phaseConv = ConvOp::create(
-          rewriter, loc, TypeRange{empty.getType()}, ValueRange{read, taps},
-          ValueRange{phaseInit}, vectorAttr(SmallVector<int64_t>(spatial, 1)),
-          vectorAttr(phaseDilations));
-      Value phaseResult = phaseConv->getResult(0);
+      Value phaseResult =
+          cloneWithDilations(rewriter, conv, *spatialDims, phaseDilations,
+                             empty.getType(),
+                             ValueRange{read, taps, phaseInit})
+              ->getResult(0);
       if (addInit) {
         Value initSlice = tensor::ExtractSliceOp::create(
             rewriter, loc, init, outOffsets, outSizes, outStrides);
-        AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+        AffineMap identity =
+            rewriter.getMultiDimIdentityMap(outputType.getRank());
         SmallVector<AffineMap> maps(3, identity);
         phaseResult =
             linalg::GenericOp::create(
                 rewriter, loc, TypeRange{empty.getType()},
                 ValueRange{initSlice, phaseResult}, ValueRange{empty}, maps,
                 SmallVector<utils::IteratorType>(
-                    rank, utils::IteratorType::parallel),
+                    outputType.getRank(), utils::IteratorType::parallel),
                 [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
                   linalg::YieldOp::create(
                       nested, nestedLoc,
@@ -330,26 +460,16 @@ struct DecomposeTransposedConvolutionsPass
     : ke::impl::KeDecomposeTransposedConvolutionsBase<
           DecomposeTransposedConvolutionsPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> convs;
-    getOperation().walk([&](Operation *op) {
-      if (isa<linalg::Conv1DNcwFcwOp, linalg::Conv2DNchwFchwOp,
-              linalg::Conv3DNcdhwFcdhwOp, linalg::Conv2DNgchwGfchwOp,
-              linalg::Conv2DNgchwFgchwOp>(op))
+    // Any convolution-shaped op: the named NCHW convolutions and the
+    // generics front ends write for the others (grouped 3-D ones).
+    SmallVector<linalg::LinalgOp> convs;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op.getNumDpsInputs() == 2 && op.getNumReductionLoops() > 0)
         convs.push_back(op);
     });
     IRRewriter rewriter(&getContext());
-    for (Operation *op : convs) {
-      if (auto conv = dyn_cast<linalg::Conv1DNcwFcwOp>(op))
-        (void)decompose(rewriter, conv);
-      else if (auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op))
-        (void)decompose(rewriter, conv);
-      else if (auto conv = dyn_cast<linalg::Conv3DNcdhwFcdhwOp>(op))
-        (void)decompose(rewriter, conv);
-      else if (auto conv = dyn_cast<linalg::Conv2DNgchwGfchwOp>(op))
-        (void)decompose(rewriter, conv);
-      else if (auto conv = dyn_cast<linalg::Conv2DNgchwFgchwOp>(op))
-        (void)decompose(rewriter, conv);
-    }
+    for (linalg::LinalgOp conv : convs)
+      (void)decompose(rewriter, conv);
   }
 };
 } // namespace

@@ -164,3 +164,89 @@ func.func @spread_2d_shared_pad(%x: tensor<1x2x4x4xf32>, %w: tensor<3x2x3x3xf32>
       ins(%spread, %w : tensor<1x2x10x10xf32>, tensor<3x2x3x3xf32>) outs(%o : tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   return %r : tensor<1x3x8x8xf32>
 }
+
+// -----
+
+// A grouped 1-D convolution as torch-mlir writes the ones no named op
+// covers (grouped 3-D ones): a generic reading the spread input with its
+// channels split into groups (n, g, c, o + 2k), stride 2, offset 1,
+// dilation 2. Only the odd outputs read nonzero inputs, through all three
+// taps: one generic over the input itself, its map's dilation now 1; the
+// even outputs keep the init's zeros.
+// CHECK-DAG:   #[[READ:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d3 + d5)>
+// CHECK-LABEL: func.func @grouped_generic_1d
+// CHECK:         %[[O:.*]] = linalg.fill {{.*}} -> tensor<1x2x3x13xf32>
+// CHECK:         %[[GROUPS:.*]] = tensor.expand_shape %arg0 {{\[}}[0], [1, 2], [3]] output_shape [1, 2, 2, 8]
+// CHECK:         %[[READ_SLICE:.*]] = tensor.extract_slice %[[GROUPS]][0, 0, 0, 0] [1, 2, 2, 8] [1, 1, 1, 1]
+// CHECK:         %[[TAPS:.*]] = tensor.extract_slice %arg1[0, 0, 0, 0] [2, 3, 2, 3] [1, 1, 1, 1]
+// CHECK:         %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x3x6xf32>)
+// CHECK:         %[[PHASE:.*]] = linalg.generic {indexing_maps = [#[[READ]], {{.*}}]
+// CHECK-SAME:        ins(%[[READ_SLICE]], %[[TAPS]] : tensor<1x2x2x8xf32>, tensor<2x3x2x3xf32>) outs(%[[INIT]] : tensor<1x2x3x6xf32>)
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// CHECK:         %[[OUT:.*]] = tensor.insert_slice %[[PHASE]] into %[[O]][0, 0, 0, 1] [1, 2, 3, 6] [1, 1, 1, 2]
+// CHECK-NOT:     linalg.generic
+// CHECK:         return %[[OUT]]
+#spread_read = affine_map<(n, g, f, o, c, k) -> (n, g, c, o + k * 2)>
+#filter = affine_map<(n, g, f, o, c, k) -> (g, f, c, k)>
+#output = affine_map<(n, g, f, o, c, k) -> (n, g, f, o)>
+func.func @grouped_generic_1d(%x: tensor<1x4x8xf32>, %w: tensor<2x3x2x3xf32>) -> tensor<1x2x3x13xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x17xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x17xf32>) -> tensor<1x4x17xf32>
+  %spread = tensor.insert_slice %x into %z[0, 0, 1] [1, 4, 8] [1, 1, 2] : tensor<1x4x8xf32> into tensor<1x4x17xf32>
+  %groups = tensor.expand_shape %spread [[0], [1, 2], [3]] output_shape [1, 2, 2, 17] : tensor<1x4x17xf32> into tensor<1x2x2x17xf32>
+  %oe = tensor.empty() : tensor<1x2x3x13xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x2x3x13xf32>) -> tensor<1x2x3x13xf32>
+  %r = linalg.generic {indexing_maps = [#spread_read, #filter, #output],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%groups, %w : tensor<1x2x2x17xf32>, tensor<2x3x2x3xf32>) outs(%o : tensor<1x2x3x13xf32>) {
+  ^bb0(%in: f32, %wt: f32, %acc: f32):
+    %m = arith.mulf %in, %wt : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x2x3x13xf32>
+  return %r : tensor<1x2x3x13xf32>
+}
+
+// -----
+
+// Generics whose zeros would count are left alone: a max over the spread
+// input, and a product whose result is not accumulated; so is a strided
+// read of the spread input (its phases mix).
+// CHECK-LABEL: func.func @generic_not_convolution
+// CHECK-COUNT-3: ins(%[[SPREAD:.*]], %arg1 : tensor<1x4x17xf32>, tensor<4x3xf32>)
+func.func @generic_not_convolution(%x: tensor<1x4x8xf32>, %w: tensor<4x3xf32>) -> (tensor<1x4x15xf32>, tensor<1x4x15xf32>, tensor<1x4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x4x17xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x17xf32>) -> tensor<1x4x17xf32>
+  %spread = tensor.insert_slice %x into %z[0, 0, 1] [1, 4, 8] [1, 1, 2] : tensor<1x4x8xf32> into tensor<1x4x17xf32>
+  %oe = tensor.empty() : tensor<1x4x15xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x4x15xf32>) -> tensor<1x4x15xf32>
+  %max = linalg.generic {indexing_maps = [affine_map<(n, c, o, k) -> (n, c, o + k)>, affine_map<(n, c, o, k) -> (c, k)>, affine_map<(n, c, o, k) -> (n, c, o)>],
+                         iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%spread, %w : tensor<1x4x17xf32>, tensor<4x3xf32>) outs(%o : tensor<1x4x15xf32>) {
+  ^bb0(%in: f32, %wt: f32, %acc: f32):
+    %m = arith.mulf %in, %wt : f32
+    %s = arith.maximumf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x15xf32>
+  %last = linalg.generic {indexing_maps = [affine_map<(n, c, o, k) -> (n, c, o + k)>, affine_map<(n, c, o, k) -> (c, k)>, affine_map<(n, c, o, k) -> (n, c, o)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%spread, %w : tensor<1x4x17xf32>, tensor<4x3xf32>) outs(%o : tensor<1x4x15xf32>) {
+  ^bb0(%in: f32, %wt: f32, %acc: f32):
+    %m = arith.mulf %in, %wt : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x15xf32>
+  %oe2 = tensor.empty() : tensor<1x4x8xf32>
+  %o2 = linalg.fill ins(%zero : f32) outs(%oe2 : tensor<1x4x8xf32>) -> tensor<1x4x8xf32>
+  %strided = linalg.generic {indexing_maps = [affine_map<(n, c, o, k) -> (n, c, o * 2 + k)>, affine_map<(n, c, o, k) -> (c, k)>, affine_map<(n, c, o, k) -> (n, c, o)>],
+                             iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%spread, %w : tensor<1x4x17xf32>, tensor<4x3xf32>) outs(%o2 : tensor<1x4x8xf32>) {
+  ^bb0(%in: f32, %wt: f32, %acc: f32):
+    %m = arith.mulf %in, %wt : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x8xf32>
+  return %max, %last, %strided : tensor<1x4x15xf32>, tensor<1x4x15xf32>, tensor<1x4x8xf32>
+}
