@@ -1563,7 +1563,9 @@ static bool chunkThenSplitRows(RewriterBase &rewriter, linalg::LinalgOp op,
 /// unchanged) when it does not split.
 static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
                              unsigned loop, int64_t at, int64_t vectorWidth,
-                             ke::VectorRegisterFile registers) {
+                             ke::VectorRegisterFile registers,
+                             std::optional<int64_t> restWidthOrNone = {}) {
+  int64_t restWidth = restWidthOrNone.value_or(vectorWidth);
   SmallVector<Operation *, 2> initialTiles;
   auto [body, rest] =
       splitWithInitializer(rewriter, op, loop, at, initialTiles);
@@ -1581,7 +1583,7 @@ static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
     return false;
   ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(body), vectorWidth,
                          registers);
-  ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(rest), vectorWidth,
+  ke::tileAndVectorizeOp(rewriter, cast<linalg::LinalgOp>(rest), restWidth,
                          registers);
   // A part whose tiling did not compute its initializer in its blocks (a
   // reduction's chunks) still reads the initializer's tile: that tile is
@@ -1686,8 +1688,16 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
        isChannelsFirstDepthwise(op)) &&
       splitKeepsResultsClose(op, *contiguousLoop)) {
     int64_t whole = bounds[*contiguousLoop] / vectorWidth * vectorWidth;
+    // A contraction's last few columns (740 = 736 + 4) take vectors of
+    // their own length: at the full width none of their loops vectorizes
+    // and they ran as scalar loops on one thread (1025 x 737 x 4: 40 % of
+    // the whole product's time).
+    int64_t restWidth = vectorWidth;
+    if (bounds[*contiguousLoop] - whole > 1 &&
+        linalg::isaContractionOpInterface(op))
+      restWidth = bounds[*contiguousLoop] - whole;
     if (splitAndTileBoth(rewriter, op, *contiguousLoop, whole, vectorWidth,
-                         registers))
+                         registers, restWidth))
       return;
   }
   std::optional<unsigned> vectorLoop =

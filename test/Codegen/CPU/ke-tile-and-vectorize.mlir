@@ -366,6 +366,24 @@ func.func @depthwise_nchw(%x: tensor<1x16x16x36xf32>, %w: tensor<16x3x3xf32>) ->
 
 // -----
 
+// A matmul whose columns the width does not divide (36 = 32 + 4): the 32
+// take the usual blocks of vectors of 8; the last 4 columns take vectors
+// of 4, not scalar loops (none of their loops is 8 long).
+// CHECK-LABEL: func.func @matmul_narrow_rest
+// CHECK:         vector.fma {{.*}} : vector<{{16|32}}xf32>
+// CHECK:         vector.fma {{.*}} : vector<4xf32>
+// CHECK-NOT:     linalg.matmul
+// CHECK:         return
+func.func @matmul_narrow_rest(%a: tensor<64x48xf32>, %b: tensor<48x36xf32>) -> tensor<64x36xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x36xf32>
+  %init = linalg.fill ins(%cst : f32) outs(%e : tensor<64x36xf32>) -> tensor<64x36xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x48xf32>, tensor<48x36xf32>) outs(%init : tensor<64x36xf32>) -> tensor<64x36xf32>
+  return %r : tensor<64x36xf32>
+}
+
+// -----
+
 // An im2col-like gather (a mod and a floordiv in the input's map): tiling
 // would slice the input at the map's values at the tile's bounds, which are
 // not its extremes, so the op is left untiled (plain loops, still correct).
