@@ -945,12 +945,16 @@ def KeDecomposeTransposedConvolutions
     Inputs spread with stride 1 along every dimension (plain padding) are
     left alone. A convolution is any structured op of this shape, named
     (`linalg.conv_{1d_ncw_fcw,2d_nchw_fchw,3d_ncdhw_fcdhw}`,
-    `linalg.conv_2d_ngchw_{gfchw,fgchw}`) or a `linalg.generic` (torch-mlir
-    writes grouped 3-D ones so): the spread input's trailing dimensions
-    read at o + d k with stride 1, o the output's trailing loops and k the
-    filter's, the leading ones plain loops, and a body that multiplies
-    input by filter and accumulates (so a zero input adds nothing; a max
-    is left alone). A generic phase has d / gcd(d, s) in its input's map.
+    `linalg.conv_2d_ngchw_{gfchw,fgchw}`, the NCHW depthwise ones) or a
+    `linalg.generic` (torch-mlir writes grouped 3-D ones so): the spread
+    input's trailing dimensions read at o + d k with stride 1, o the
+    output's trailing loops and k the filter's, used nowhere else in any
+    operand (a locally connected layer is left alone), every other result
+    of the three maps a plain loop, input and output of one element type,
+    and a body that yields acc + input * filter (factors possibly widened
+    by `arith.extf`), so a zero input adds nothing: a max, a product not
+    accumulated or a function of the input or of the sum is left alone. A
+    generic phase has d / gcd(d, s) in its input's map.
     Grouped convolutions read the spread input with its channels split
     into groups by a `tensor.expand_shape` after the insert; their phases
     read the input itself split the same way.

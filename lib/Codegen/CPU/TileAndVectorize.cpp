@@ -1559,13 +1559,13 @@ static bool chunkThenSplitRows(RewriterBase &rewriter, linalg::LinalgOp op,
   return true;
 }
 
-/// Splits `op` along `loop` at `at` and tiles both parts; false (and `op`
-/// unchanged) when it does not split.
+/// Splits `op` along `loop` at `at` and tiles both parts, the rest with
+/// vectors of `restWidth`; false (and `op` unchanged) when it does not
+/// split.
 static bool splitAndTileBoth(RewriterBase &rewriter, linalg::LinalgOp op,
                              unsigned loop, int64_t at, int64_t vectorWidth,
                              ke::VectorRegisterFile registers,
-                             std::optional<int64_t> restWidthOrNone = {}) {
-  int64_t restWidth = restWidthOrNone.value_or(vectorWidth);
+                             int64_t restWidth) {
   SmallVector<Operation *, 2> initialTiles;
   auto [body, rest] =
       splitWithInitializer(rewriter, op, loop, at, initialTiles);
@@ -1694,6 +1694,8 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     // the whole product's time).
     int64_t restWidth = vectorWidth;
     if (bounds[*contiguousLoop] - whole > 1 &&
+        op.getIteratorTypesArray()[*contiguousLoop] ==
+            utils::IteratorType::parallel &&
         linalg::isaContractionOpInterface(op))
       restWidth = bounds[*contiguousLoop] - whole;
     if (splitAndTileBoth(rewriter, op, *contiguousLoop, whole, vectorWidth,
@@ -1764,7 +1766,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
         ke::getReductionLength(op) >= kFewestStepsToSplitRows) {
       if (splitAndTileBoth(rewriter, op, pixelLoop,
                            bounds[pixelLoop] / best->first * best->first,
-                           vectorWidth, registers))
+                           vectorWidth, registers, vectorWidth))
         return;
     }
     if (!isa<linalg::DepthwiseConv2DNhwcHwcOp>(op) &&
@@ -1772,7 +1774,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
         bounds[pixelLoop] > kPeeledPixels) {
       int64_t whole = bounds[pixelLoop] / kPeeledPixels * kPeeledPixels;
       if (splitAndTileBoth(rewriter, op, pixelLoop, whole, vectorWidth,
-                           registers))
+                           registers, vectorWidth))
         return;
     }
   }
@@ -1800,7 +1802,7 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
       int64_t rows = best->tile[rowLoop];
       if (splitAndTileBoth(rewriter, op, rowLoop,
                            bounds[rowLoop] / rows * rows, vectorWidth,
-                           registers))
+                           registers, vectorWidth))
         return;
     }
     registerTile = contraction->tile;

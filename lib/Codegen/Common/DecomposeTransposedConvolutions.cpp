@@ -17,8 +17,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
-#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -75,43 +75,58 @@ struct SpatialDim {
   int64_t dilation = 1;
 };
 
-/// `dim` or `dim * constant` (a constant of 1 for `dim` alone).
-bool matchScaledDim(AffineExpr expr, unsigned &dim, int64_t &scale) {
-  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
-    dim = d.getPosition();
-    scale = 1;
-    return true;
-  }
+/// `dim` or `dim * constant` as (dim, constant).
+std::optional<std::pair<unsigned, int64_t>> matchScaledDim(AffineExpr expr) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return std::make_pair(dim.getPosition(), int64_t{1});
   auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
   if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(mul.getLHS());
+  auto scale = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!dim || !scale)
+    return std::nullopt;
+  return std::make_pair(dim.getPosition(), scale.getValue());
+}
+
+/// Whether `body` yields acc + input * filter (either order, each factor
+/// possibly widened by `arith.extf`), acc the output: then an input of
+/// zero adds nothing. A max, a product not accumulated or a function of
+/// the sum (`tanh(acc + x * w)`) would count the zeros.
+bool isMultiplyAccumulate(Block &body) {
+  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
+  if (!yield || yield.getNumOperands() != 1 || body.getNumArguments() != 3)
     return false;
-  auto d = dyn_cast<AffineDimExpr>(mul.getLHS());
-  auto c = dyn_cast<AffineConstantExpr>(mul.getRHS());
-  if (!d || !c)
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
     return false;
-  dim = d.getPosition();
-  scale = c.getValue();
-  return true;
+  Value accumulator = body.getArgument(2);
+  Value product = add.getLhs() == accumulator   ? add.getRhs()
+                  : add.getRhs() == accumulator ? add.getLhs()
+                                                : Value();
+  auto multiply = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
+  if (!multiply)
+    return false;
+  auto unwiden = [](Value value) {
+    if (auto widen = value.getDefiningOp<arith::ExtFOp>())
+      return widen.getIn();
+    return value;
+  };
+  Value lhs = unwiden(multiply.getLhs()), rhs = unwiden(multiply.getRhs());
+  Value input = body.getArgument(0), filter = body.getArgument(1);
+  return (lhs == input && rhs == filter) || (lhs == filter && rhs == input);
 }
 
 /// The spatial dimensions of a convolution, named or generic, in the
 /// layout front ends write (batch, groups and channels first in all three
-/// operands, then the spatial dimensions in the same order): the input's
-/// trailing results are `o + dilation * k` with stride 1, o the output's
-/// trailing loops, k the filter's. The body must multiply the input by the
-/// filter and accumulate, so an input of zero contributes nothing (a max
-/// pool's zeros would count).
+/// operands, plain loops, then the spatial dimensions in the same order):
+/// the input's trailing results are `o + dilation * k` with stride 1, o the
+/// output's trailing loops, k the filter's, each used nowhere else. The
+/// body must multiply input by filter and accumulate (isMultiplyAccumulate).
 FailureOr<SmallVector<SpatialDim>> analyzeConvolution(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0)
-    return failure();
-  if (!linalg::detail::isContractionBody(
-          *op.getBlock(), [](Operation *multiply, Operation *accumulate) {
-            return (isa<arith::MulFOp>(multiply) &&
-                    isa<arith::AddFOp>(accumulate)) ||
-                   (isa<arith::MulIOp>(multiply) &&
-                    isa<arith::AddIOp>(accumulate));
-          }))
+      !op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
+      !isMultiplyAccumulate(*op.getBlock()))
     return failure();
   AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap filterMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
@@ -126,16 +141,18 @@ FailureOr<SmallVector<SpatialDim>> analyzeConvolution(linalg::LinalgOp op) {
   if (spatial == 0 || spatial > filterMap.getNumResults() ||
       spatial > outputMap.getNumResults())
     return failure();
-  for (AffineExpr expr : inputMap.getResults().drop_back(spatial))
-    if (!isa<AffineDimExpr>(expr))
-      return failure();
+  for (AffineMap map : {inputMap, filterMap, outputMap})
+    for (AffineExpr expr : map.getResults().drop_back(spatial))
+      if (!isa<AffineDimExpr>(expr))
+        return failure();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   int64_t inputLeading = inputMap.getNumResults() - spatial;
   int64_t filterLeading = filterMap.getNumResults() - spatial;
   int64_t outputLeading = outputMap.getNumResults() - spatial;
   SmallVector<SpatialDim> dims;
   for (int64_t i = 0; i < spatial; ++i) {
-    auto sum = dyn_cast<AffineBinaryOpExpr>(inputMap.getResult(inputLeading + i));
+    auto sum =
+        dyn_cast<AffineBinaryOpExpr>(inputMap.getResult(inputLeading + i));
     auto outputLoop =
         dyn_cast<AffineDimExpr>(outputMap.getResult(outputLeading + i));
     auto filterLoop =
@@ -145,22 +162,35 @@ FailureOr<SmallVector<SpatialDim>> analyzeConvolution(linalg::LinalgOp op) {
         iterators[outputLoop.getPosition()] != utils::IteratorType::parallel ||
         iterators[filterLoop.getPosition()] != utils::IteratorType::reduction)
       return failure();
-    unsigned lhsDim, rhsDim;
-    int64_t lhsScale, rhsScale;
-    if (!matchScaledDim(sum.getLHS(), lhsDim, lhsScale) ||
-        !matchScaledDim(sum.getRHS(), rhsDim, rhsScale))
+    auto lhs = matchScaledDim(sum.getLHS());
+    auto rhs = matchScaledDim(sum.getRHS());
+    if (!lhs || !rhs)
       return failure();
-    if (lhsDim == filterLoop.getPosition()) {
-      std::swap(lhsDim, rhsDim);
-      std::swap(lhsScale, rhsScale);
-    }
+    if (lhs->first == filterLoop.getPosition())
+      std::swap(lhs, rhs);
     // Stride 1: a strided convolution over a spread input has phases
     // that mix, which this pass does not split.
-    if (lhsDim != outputLoop.getPosition() ||
-        rhsDim != filterLoop.getPosition() || lhsScale != 1 || rhsScale < 1)
+    if (lhs->first != outputLoop.getPosition() ||
+        rhs->first != filterLoop.getPosition() || lhs->second != 1 ||
+        rhs->second < 1)
       return failure();
-    dims.push_back({outputLoop.getPosition(), filterLoop.getPosition(),
-                    rhsScale});
+    // Each phase keeps every other dimension whole: the spatial loops
+    // may index nothing else (a locally connected layer's filter, (o, k),
+    // would be read at the wrong outputs).
+    auto usedElsewhere = [&](AffineMap map, int64_t own) {
+      for (auto [position, expr] : llvm::enumerate(map.getResults()))
+        if (static_cast<int64_t>(position) != own &&
+            (expr.isFunctionOfDim(outputLoop.getPosition()) ||
+             expr.isFunctionOfDim(filterLoop.getPosition())))
+          return true;
+      return false;
+    };
+    if (usedElsewhere(inputMap, inputLeading + i) ||
+        usedElsewhere(filterMap, filterLeading + i) ||
+        usedElsewhere(outputMap, outputLeading + i))
+      return failure();
+    dims.push_back(
+        {outputLoop.getPosition(), filterLoop.getPosition(), rhs->second});
   }
   return dims;
 }
@@ -179,9 +209,12 @@ Operation *cloneWithDilations(RewriterBase &rewriter, linalg::LinalgOp op,
       dilations);
   auto generic = dyn_cast<linalg::GenericOp>(clone);
   if (!generic) {
-    // The clone's maps were computed from the old dilations.
+    // The clone's maps were computed from the old dilations. Named ops
+    // without the attribute (`linalg.conv_2d`) have dilation 1, and so
+    // does each of their phases.
     clone->removeAttr(linalg::LinalgDialect::kMemoizedIndexingMapsAttrName);
-    clone->setAttr("dilations", vectorAttr);
+    if (clone->hasAttr("dilations"))
+      clone->setAttr("dilations", vectorAttr);
     return clone;
   }
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
@@ -191,8 +224,8 @@ Operation *cloneWithDilations(RewriterBase &rewriter, linalg::LinalgOp op,
     results[leading + i] =
         rewriter.getAffineDimExpr(dim.outputLoop) +
         rewriter.getAffineDimExpr(dim.filterLoop) * dilations[i];
-  maps[0] = AffineMap::get(maps[0].getNumDims(), 0, results,
-                           rewriter.getContext());
+  maps[0] =
+      AffineMap::get(maps[0].getNumDims(), 0, results, rewriter.getContext());
   generic.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   return clone;
 }
@@ -225,7 +258,8 @@ LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
       !outputType.hasStaticShape() ||
       ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
       ShapedType::isDynamicShape(insert.getStaticStrides()) ||
-      inputType.getRank() != insertedType.getRank())
+      inputType.getRank() != insertedType.getRank() ||
+      inputType.getElementType() != outputType.getElementType())
     return failure();
   SmallVector<int64_t> dilations;
   for (const SpatialDim &dim : *spatialDims)
@@ -250,8 +284,7 @@ LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
   llvm::append_range(strides, insertStrides.drop_front(insertedLeading));
   if (expand) {
     // Only the leading dimensions may be split.
-    SmallVector<ReassociationIndices> groups =
-        expand.getReassociationIndices();
+    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
     for (int64_t d = insertedLeading; d < insertedType.getRank(); ++d)
       if (groups[d].size() != 1)
         return failure();
@@ -265,10 +298,10 @@ LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
   SmallVector<SmallVector<Phase>> phases(spatial);
   for (int64_t i = 0; i < spatial; ++i)
     for (int64_t phase = 0; phase < strides[leading + i]; ++phase)
-      phases[i].push_back(analyzePhase(
-          phase, strides[leading + i], offsets[leading + i], dilations[i],
-          filterType.getDimSize(filterLeading + i),
-          outputType.getDimSize(outputLeading + i)));
+      phases[i].push_back(
+          analyzePhase(phase, strides[leading + i], offsets[leading + i],
+                       dilations[i], filterType.getDimSize(filterLeading + i),
+                       outputType.getDimSize(outputLeading + i)));
 
   Location loc = conv->getLoc();
   rewriter.setInsertionPoint(conv);
@@ -277,9 +310,9 @@ LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
     for (int64_t i = 0; i < spatial; ++i)
       expandedShape[leading + i] = inputType.getDimSize(insertedLeading + i);
     input = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(expandedShape,
-                                             inputType.getElementType()),
-        input, expand.getReassociationIndices());
+        rewriter, loc,
+        RankedTensorType::get(expandedShape, inputType.getElementType()), input,
+        expand.getReassociationIndices());
     inputType = cast<RankedTensorType>(input.getType());
   }
   Type elementType = inputType.getElementType();
@@ -375,11 +408,10 @@ LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
         phaseDilations.push_back(p.dilation);
       }
       Value read = tensor::ExtractSliceOp::create(
-          rewriter, loc, source, indexAttrs(readOffsets),
-          indexAttrs(readSizes), indexAttrs(SmallVector<int64_t>(rank, 1)));
-      Value taps = tensor::ExtractSliceOp::create(rewriter, loc, filter,
-                                                  tapOffsets, tapSizes,
-                                                  tapStrides);
+          rewriter, loc, source, indexAttrs(readOffsets), indexAttrs(readSizes),
+          indexAttrs(SmallVector<int64_t>(rank, 1)));
+      Value taps = tensor::ExtractSliceOp::create(
+          rewriter, loc, filter, tapOffsets, tapSizes, tapStrides);
       // The phase's outputs are a strided slice of the output; the
       // convolution writes them to a dense tensor of their own (strided
       // stores do not vectorize), started from the init's value where
@@ -398,16 +430,16 @@ LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
                                            initFill.getInputs()[0], empty)
                         .getResult(0);
       } else if (auto broadcast = init.getDefiningOp<linalg::BroadcastOp>();
-                 broadcast && llvm::all_of(llvm::seq<int64_t>(outputLeading,
-                                                            outputType.getRank()),
-                                           [&](int64_t d) {
-                                             return llvm::is_contained(
-                                                 broadcast.getDimensions(), d);
-                                           })) {
-        phaseInit = linalg::BroadcastOp::create(rewriter, loc,
-                                                broadcast.getInput(), empty,
-                                                broadcast.getDimensions())
-                        ->getResult(0);
+                 broadcast &&
+                 llvm::all_of(
+                     llvm::seq<int64_t>(outputLeading, outputType.getRank()),
+                     [&](int64_t d) {
+                       return llvm::is_contained(broadcast.getDimensions(), d);
+                     })) {
+        phaseInit =
+            linalg::BroadcastOp::create(rewriter, loc, broadcast.getInput(),
+                                        empty, broadcast.getDimensions())
+                ->getResult(0);
       } else {
         phaseInit =
             linalg::FillOp::create(rewriter, loc, zero, empty).getResult(0);
@@ -415,8 +447,7 @@ LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
       }
       Value phaseResult =
           cloneWithDilations(rewriter, conv, *spatialDims, phaseDilations,
-                             empty.getType(),
-                             ValueRange{read, taps, phaseInit})
+                             empty.getType(), ValueRange{read, taps, phaseInit})
               ->getResult(0);
       if (addInit) {
         Value initSlice = tensor::ExtractSliceOp::create(
@@ -428,20 +459,18 @@ LogicalResult decompose(RewriterBase &rewriter, linalg::LinalgOp conv) {
             linalg::GenericOp::create(
                 rewriter, loc, TypeRange{empty.getType()},
                 ValueRange{initSlice, phaseResult}, ValueRange{empty}, maps,
-                SmallVector<utils::IteratorType>(
-                    outputType.getRank(), utils::IteratorType::parallel),
+                SmallVector<utils::IteratorType>(outputType.getRank(),
+                                                 utils::IteratorType::parallel),
                 [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
                   linalg::YieldOp::create(
                       nested, nestedLoc,
-                      arith::AddFOp::create(nested, nestedLoc, args[0],
-                                            args[1])
+                      arith::AddFOp::create(nested, nestedLoc, args[0], args[1])
                           .getResult());
                 })
                 .getResult(0);
       }
-      result = tensor::InsertSliceOp::create(rewriter, loc, phaseResult,
-                                             result, outOffsets, outSizes,
-                                             outStrides);
+      result = tensor::InsertSliceOp::create(rewriter, loc, phaseResult, result,
+                                             outOffsets, outSizes, outStrides);
     }
     // Next combination (odometer over the spatial dimensions).
     int64_t i = spatial - 1;
@@ -460,16 +489,14 @@ struct DecomposeTransposedConvolutionsPass
     : ke::impl::KeDecomposeTransposedConvolutionsBase<
           DecomposeTransposedConvolutionsPass> {
   void runOnOperation() override {
-    // Any convolution-shaped op: the named NCHW convolutions and the
-    // generics front ends write for the others (grouped 3-D ones).
-    SmallVector<linalg::LinalgOp> convs;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      if (op.getNumDpsInputs() == 2 && op.getNumReductionLoops() > 0)
-        convs.push_back(op);
-    });
+    // Any convolution-shaped op (analyzeConvolution decides): the named
+    // NCHW convolutions and the generics front ends write for the others
+    // (grouped 3-D ones).
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) { candidates.push_back(op); });
     IRRewriter rewriter(&getContext());
-    for (linalg::LinalgOp conv : convs)
-      (void)decompose(rewriter, conv);
+    for (linalg::LinalgOp op : candidates)
+      (void)decompose(rewriter, op);
   }
 };
 } // namespace

@@ -250,3 +250,57 @@ func.func @generic_not_convolution(%x: tensor<1x4x8xf32>, %w: tensor<4x3xf32>) -
   } -> tensor<1x4x8xf32>
   return %max, %last, %strided : tensor<1x4x15xf32>, tensor<1x4x15xf32>, tensor<1x4x8xf32>
 }
+
+// -----
+
+// Also left alone: a body that reads the input through a function (exp(x)
+// * w: exp(0) is 1, so the zeros count), a locally connected layer (its
+// filter indexed by the output position too: a phase would read the wrong
+// filter rows), and a spread f16 input accumulated in f32 (the phases
+// would be made in the input's type).
+// CHECK-LABEL: func.func @zeros_count_or_other_layouts
+// CHECK-COUNT-2: ins(%{{.*}}, %arg1 : tensor<1x4x17xf32>, tensor<4x3xf32>)
+// CHECK:         ins(%{{.*}}, %arg2 : tensor<1x4x17xf32>, tensor<4x15x3xf32>)
+// CHECK:         linalg.conv_1d_ncw_fcw {{.*}} ins(%{{.*}}, %arg4 : tensor<1x4x17xf16>, tensor<4x4x3xf16>)
+// CHECK-NOT:     tensor.pad
+func.func @zeros_count_or_other_layouts(%x: tensor<1x4x8xf32>, %w: tensor<4x3xf32>, %local: tensor<4x15x3xf32>, %xh: tensor<1x4x8xf16>, %wh: tensor<4x4x3xf16>) -> (tensor<1x4x15xf32>, tensor<1x4x15xf32>, tensor<1x4x15xf32>, tensor<1x4x15xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zeroh = arith.constant 0.0 : f16
+  %e = tensor.empty() : tensor<1x4x17xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4x17xf32>) -> tensor<1x4x17xf32>
+  %spread = tensor.insert_slice %x into %z[0, 0, 1] [1, 4, 8] [1, 1, 2] : tensor<1x4x8xf32> into tensor<1x4x17xf32>
+  %oe = tensor.empty() : tensor<1x4x15xf32>
+  %o = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x4x15xf32>) -> tensor<1x4x15xf32>
+  %exp = linalg.generic {indexing_maps = [affine_map<(n, c, o, k) -> (n, c, o + k)>, affine_map<(n, c, o, k) -> (c, k)>, affine_map<(n, c, o, k) -> (n, c, o)>],
+                         iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%spread, %w : tensor<1x4x17xf32>, tensor<4x3xf32>) outs(%o : tensor<1x4x15xf32>) {
+  ^bb0(%in: f32, %wt: f32, %acc: f32):
+    %ex = math.exp %in : f32
+    %m = arith.mulf %ex, %wt : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x15xf32>
+  %tanh = linalg.generic {indexing_maps = [affine_map<(n, c, o, k) -> (n, c, o + k)>, affine_map<(n, c, o, k) -> (c, k)>, affine_map<(n, c, o, k) -> (n, c, o)>],
+                          iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%spread, %w : tensor<1x4x17xf32>, tensor<4x3xf32>) outs(%o : tensor<1x4x15xf32>) {
+  ^bb0(%in: f32, %wt: f32, %acc: f32):
+    %m = arith.mulf %in, %wt : f32
+    %s = arith.addf %acc, %m : f32
+    %t = math.tanh %s : f32
+    linalg.yield %t : f32
+  } -> tensor<1x4x15xf32>
+  %lc = linalg.generic {indexing_maps = [affine_map<(n, c, o, k) -> (n, c, o + k)>, affine_map<(n, c, o, k) -> (c, o, k)>, affine_map<(n, c, o, k) -> (n, c, o)>],
+                        iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%spread, %local : tensor<1x4x17xf32>, tensor<4x15x3xf32>) outs(%o : tensor<1x4x15xf32>) {
+  ^bb0(%in: f32, %wt: f32, %acc: f32):
+    %m = arith.mulf %in, %wt : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x15xf32>
+  %eh = tensor.empty() : tensor<1x4x17xf16>
+  %zh = linalg.fill ins(%zeroh : f16) outs(%eh : tensor<1x4x17xf16>) -> tensor<1x4x17xf16>
+  %spreadh = tensor.insert_slice %xh into %zh[0, 0, 1] [1, 4, 8] [1, 1, 2] : tensor<1x4x8xf16> into tensor<1x4x17xf16>
+  %mixed = linalg.conv_1d_ncw_fcw {dilations = dense<1> : vector<1xi64>, strides = dense<1> : vector<1xi64>}
+      ins(%spreadh, %wh : tensor<1x4x17xf16>, tensor<4x4x3xf16>) outs(%o : tensor<1x4x15xf32>) -> tensor<1x4x15xf32>
+  return %exp, %tanh, %lc, %mixed : tensor<1x4x15xf32>, tensor<1x4x15xf32>, tensor<1x4x15xf32>, tensor<1x4x15xf32>
+}
