@@ -44,10 +44,6 @@ struct GPUContraction {
 /// `op` read as a contraction, or nothing when it is not one.
 std::optional<GPUContraction> matchGPUContraction(mlir::linalg::LinalgOp op);
 
-/// Whether `contraction`'s body is exactly acc + a * b for its inputs `a`
-/// and `b` (each possibly extended by an arith.extf first), nothing else.
-bool isMultiplyAccumulate(const GPUContraction &contraction, unsigned a,
-                          unsigned b);
 namespace detail {
 
 /// The index arithmetic the contraction rewrites build launches with.

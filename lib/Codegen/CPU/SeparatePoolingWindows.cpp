@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Codegen/Passes.h"
+#include "ke/Codegen/StructuredMatchers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,38 +45,6 @@ struct PooledDimension {
   int64_t dilation = 1;
   int64_t windowSize = 1;
 };
-
-/// `expr` as coefficients of loop dimensions; fails on anything that is not
-/// a sum of dimensions times positive constants (no offsets: front ends pad
-/// explicitly).
-FailureOr<SmallVector<std::pair<unsigned, int64_t>>>
-getLinearTerms(AffineExpr expr) {
-  SmallVector<std::pair<unsigned, int64_t>> terms;
-  SmallVector<AffineExpr> pending = {expr};
-  while (!pending.empty()) {
-    AffineExpr term = pending.pop_back_val();
-    if (auto sum = dyn_cast<AffineBinaryOpExpr>(term);
-        sum && sum.getKind() == AffineExprKind::Add) {
-      pending.push_back(sum.getLHS());
-      pending.push_back(sum.getRHS());
-      continue;
-    }
-    int64_t coefficient = 1;
-    if (auto product = dyn_cast<AffineBinaryOpExpr>(term);
-        product && product.getKind() == AffineExprKind::Mul) {
-      auto constant = dyn_cast<AffineConstantExpr>(product.getRHS());
-      if (!constant || constant.getValue() < 1)
-        return failure();
-      coefficient = constant.getValue();
-      term = product.getLHS();
-    }
-    auto dim = dyn_cast<AffineDimExpr>(term);
-    if (!dim)
-      return failure();
-    terms.push_back({dim.getPosition(), coefficient});
-  }
-  return terms;
-}
 
 /// The pooled input's dimensions, when `op` is a pool: inputs (data,
 /// window), one output; the output indexed by parallel loops; the window
@@ -115,7 +84,7 @@ FailureOr<SmallVector<PooledDimension>> getPooledDimensions(linalg::LinalgOp op)
   for (auto [index, expr] : llvm::enumerate(inputMap.getResults())) {
     unsigned outputLoop = outputMap.getDimPosition(index);
     FailureOr<SmallVector<std::pair<unsigned, int64_t>>> terms =
-        getLinearTerms(expr);
+        ke::getLinearTerms(expr);
     if (failed(terms))
       return failure();
     PooledDimension dimension;

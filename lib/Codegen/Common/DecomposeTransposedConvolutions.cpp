@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ke/Codegen/Passes.h"
+#include "ke/Codegen/StructuredMatchers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -75,58 +76,18 @@ struct SpatialDim {
   int64_t dilation = 1;
 };
 
-/// `dim` or `dim * constant` as (dim, constant).
-std::optional<std::pair<unsigned, int64_t>> matchScaledDim(AffineExpr expr) {
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return std::make_pair(dim.getPosition(), int64_t{1});
-  auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!mul || mul.getKind() != AffineExprKind::Mul)
-    return std::nullopt;
-  auto dim = dyn_cast<AffineDimExpr>(mul.getLHS());
-  auto scale = dyn_cast<AffineConstantExpr>(mul.getRHS());
-  if (!dim || !scale)
-    return std::nullopt;
-  return std::make_pair(dim.getPosition(), scale.getValue());
-}
-
-/// Whether `body` yields acc + input * filter (either order, each factor
-/// possibly widened by `arith.extf`), acc the output: then an input of
-/// zero adds nothing. A max, a product not accumulated or a function of
-/// the sum (`tanh(acc + x * w)`) would count the zeros.
-bool isMultiplyAccumulate(Block &body) {
-  auto yield = dyn_cast<linalg::YieldOp>(body.getTerminator());
-  if (!yield || yield.getNumOperands() != 1 || body.getNumArguments() != 3)
-    return false;
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value accumulator = body.getArgument(2);
-  Value product = add.getLhs() == accumulator   ? add.getRhs()
-                  : add.getRhs() == accumulator ? add.getLhs()
-                                                : Value();
-  auto multiply = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!multiply)
-    return false;
-  auto unwiden = [](Value value) {
-    if (auto widen = value.getDefiningOp<arith::ExtFOp>())
-      return widen.getIn();
-    return value;
-  };
-  Value lhs = unwiden(multiply.getLhs()), rhs = unwiden(multiply.getRhs());
-  Value input = body.getArgument(0), filter = body.getArgument(1);
-  return (lhs == input && rhs == filter) || (lhs == filter && rhs == input);
-}
-
 /// The spatial dimensions of a convolution, named or generic, in the
 /// layout front ends write (batch, groups and channels first in all three
 /// operands, plain loops, then the spatial dimensions in the same order):
 /// the input's trailing results are `o + dilation * k` with stride 1, o the
 /// output's trailing loops, k the filter's, each used nowhere else. The
-/// body must multiply input by filter and accumulate (isMultiplyAccumulate).
+/// body must be exactly acc + input * filter, so that an input of zero adds
+/// nothing (a max, a product not accumulated or a function of the input or
+/// of the sum would count the zeros).
 FailureOr<SmallVector<SpatialDim>> analyzeConvolution(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
-      !isMultiplyAccumulate(*op.getBlock()))
+      !ke::isMultiplyAccumulateBody(op, 0, 1))
     return failure();
   AffineMap inputMap = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
   AffineMap filterMap = op.getMatchingIndexingMap(op.getDpsInputOperand(1));
@@ -151,28 +112,23 @@ FailureOr<SmallVector<SpatialDim>> analyzeConvolution(linalg::LinalgOp op) {
   int64_t outputLeading = outputMap.getNumResults() - spatial;
   SmallVector<SpatialDim> dims;
   for (int64_t i = 0; i < spatial; ++i) {
-    auto sum =
-        dyn_cast<AffineBinaryOpExpr>(inputMap.getResult(inputLeading + i));
+    FailureOr<SmallVector<std::pair<unsigned, int64_t>>> terms =
+        ke::getLinearTerms(inputMap.getResult(inputLeading + i));
     auto outputLoop =
         dyn_cast<AffineDimExpr>(outputMap.getResult(outputLeading + i));
     auto filterLoop =
         dyn_cast<AffineDimExpr>(filterMap.getResult(filterLeading + i));
-    if (!sum || sum.getKind() != AffineExprKind::Add || !outputLoop ||
-        !filterLoop ||
+    if (failed(terms) || terms->size() != 2 || !outputLoop || !filterLoop ||
         iterators[outputLoop.getPosition()] != utils::IteratorType::parallel ||
         iterators[filterLoop.getPosition()] != utils::IteratorType::reduction)
       return failure();
-    auto lhs = matchScaledDim(sum.getLHS());
-    auto rhs = matchScaledDim(sum.getRHS());
-    if (!lhs || !rhs)
-      return failure();
-    if (lhs->first == filterLoop.getPosition())
-      std::swap(lhs, rhs);
+    auto [output, filter] = std::make_pair((*terms)[0], (*terms)[1]);
+    if (output.first == filterLoop.getPosition())
+      std::swap(output, filter);
     // Stride 1: a strided convolution over a spread input has phases
     // that mix, which this pass does not split.
-    if (lhs->first != outputLoop.getPosition() ||
-        rhs->first != filterLoop.getPosition() || lhs->second != 1 ||
-        rhs->second < 1)
+    if (output.first != outputLoop.getPosition() ||
+        filter.first != filterLoop.getPosition() || output.second != 1)
       return failure();
     // Each phase keeps every other dimension whole: the spatial loops
     // may index nothing else (a locally connected layer's filter, (o, k),
@@ -190,7 +146,7 @@ FailureOr<SmallVector<SpatialDim>> analyzeConvolution(linalg::LinalgOp op) {
         usedElsewhere(outputMap, outputLeading + i))
       return failure();
     dims.push_back(
-        {outputLoop.getPosition(), filterLoop.getPosition(), rhs->second});
+        {outputLoop.getPosition(), filterLoop.getPosition(), filter.second});
   }
   return dims;
 }

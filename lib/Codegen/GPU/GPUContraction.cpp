@@ -80,39 +80,6 @@ std::optional<ke::GPUContraction> ke::matchGPUContraction(linalg::LinalgOp op) {
   return contraction;
 }
 
-/// The block argument `value` is, through at most one arith.extf.
-static BlockArgument stripExtension(Value value) {
-  if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-    value = ext.getIn();
-  return dyn_cast<BlockArgument>(value);
-}
-
-bool ke::isMultiplyAccumulate(const GPUContraction &contraction, unsigned a,
-                              unsigned b) {
-  linalg::LinalgOp op = contraction.op;
-  Block *body = op.getBlock();
-  // acc + a * b and nothing else: the extensions, the product, the add.
-  Value product =
-      contraction.combiner->getOperand(0) == op.getRegionOutputArgs().front()
-          ? contraction.combiner->getOperand(1)
-          : contraction.combiner->getOperand(0);
-  auto multiply = product.getDefiningOp<arith::MulFOp>();
-  if (!multiply || multiply->getBlock() != body || !product.hasOneUse())
-    return false;
-  BlockArgument lhs = stripExtension(multiply.getLhs()),
-                rhs = stripExtension(multiply.getRhs());
-  BlockArgument aArg = op.getMatchingBlockArgument(op.getDpsInputOperand(a)),
-                bArg = op.getMatchingBlockArgument(op.getDpsInputOperand(b));
-  if (!lhs || !rhs ||
-      !((lhs == aArg && rhs == bArg) || (lhs == bArg && rhs == aArg)))
-    return false;
-  int64_t bodyOps = std::distance(body->begin(), body->end());
-  int64_t extensions =
-      isa_and_nonnull<arith::ExtFOp>(multiply.getLhs().getDefiningOp()) +
-      isa_and_nonnull<arith::ExtFOp>(multiply.getRhs().getDefiningOp());
-  return bodyOps == 3 + extensions;
-}
-
 using ke::detail::IndexMath;
 
 Value IndexMath::constant(int64_t value) const {

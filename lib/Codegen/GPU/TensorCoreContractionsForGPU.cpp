@@ -20,6 +20,7 @@
 #include "ke/Codegen/GPUSharedSlices.h"
 #include "ke/Codegen/LinalgOnBuffers.h"
 #include "ke/Codegen/Passes.h"
+#include "ke/Codegen/StructuredMatchers.h"
 #include "ke/KeDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -92,7 +93,7 @@ matchTensorCore(const ke::GPUContraction &matched, bool allowTF32) {
   TensorCoreContraction contraction{matched};
   contraction.a = matched.alongRows[0] ? 0 : 1;
   contraction.b = 1 - contraction.a;
-  if (!ke::isMultiplyAccumulate(matched, contraction.a, contraction.b))
+  if (!ke::isMultiplyAccumulateBody(op, contraction.a, contraction.b))
     return std::nullopt;
   Type aType = inputElementType(contraction, contraction.a),
        bType = inputElementType(contraction, contraction.b);

@@ -24,6 +24,7 @@
 #include "ke/Codegen/GPUSchedule.h"
 #include "ke/Codegen/LinalgOnBuffers.h"
 #include "ke/Codegen/Passes.h"
+#include "ke/Codegen/StructuredMatchers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -156,7 +157,7 @@ std::optional<WarpgroupContraction> match(linalg::LinalgOp op) {
       contraction->columnLoops.size() != 1 ||
       contraction->reductionLoops.size() != 1 ||
       !contraction->batchLoops.empty() || !contraction->alongRows[0] ||
-      contraction->alongRows[1] || !ke::isMultiplyAccumulate(*contraction, 0, 1))
+      contraction->alongRows[1] || !ke::isMultiplyAccumulateBody(op, 0, 1))
     return std::nullopt;
   MLIRContext *context = op.getContext();
   AffineExpr row = getAffineDimExpr(contraction->rowLoops[0], context),
