@@ -9,6 +9,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+
+#include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 using namespace ke::eval;
@@ -34,6 +39,52 @@ static double countBodyOps(Region &region) {
   return count;
 }
 
+/// Whether `value` is a tensor of zeros: a fill with 0 or a zero splat.
+static bool isZeroTensor(Value value) {
+  if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
+    Value scalar = fill.getInputs().front();
+    return matchPattern(scalar, m_AnyZeroFloat()) ||
+           matchPattern(scalar, m_Zero());
+  }
+  DenseElementsAttr constant;
+  if (!matchPattern(value, m_Constant(&constant)) || !constant.isSplat())
+    return false;
+  Type element = constant.getElementType();
+  if (isa<FloatType>(element))
+    return constant.getSplatValue<APFloat>().isZero();
+  if (element.isIntOrIndex())
+    return constant.getSplatValue<APInt>().isZero();
+  return false;
+}
+
+/// The share of `value`'s elements that can be nonzero where it is a
+/// source spread by strides into zeros (a transposed convolution's input as
+/// front ends write it, seen through reshapes), else 1. A convolution over
+/// it does that share of its multiply-adds on data; the rest add zeros, and
+/// counting them would report a rate the kernel never reaches (KernelBench's
+/// grouped ConvTranspose3d, strides 2: 8x).
+static double getSpreadDensity(Value value) {
+  while (true) {
+    if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>())
+      value = expand.getSrc();
+    else if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+      value = collapse.getSrc();
+    else
+      break;
+  }
+  auto insert = value.getDefiningOp<tensor::InsertSliceOp>();
+  if (!insert || !insert.getSourceType().hasStaticShape() ||
+      !insert.getDestType().hasStaticShape() ||
+      insert.getDestType().getNumElements() == 0)
+    return 1.0;
+  bool strided = llvm::any_of(insert.getStaticStrides(),
+                              [](int64_t stride) { return stride != 1; });
+  if (!strided || !isZeroTensor(insert.getDest()))
+    return 1.0;
+  return static_cast<double>(insert.getSourceType().getNumElements()) /
+         static_cast<double>(insert.getDestType().getNumElements());
+}
+
 WorkEstimate ke::eval::estimateWork(func::FuncOp function) {
   WorkEstimate work;
   // A scheduled function says what its reference's work was (ke.work).
@@ -51,7 +102,13 @@ WorkEstimate ke::eval::estimateWork(func::FuncOp function) {
       for (int64_t bound : linalgOp.getStaticLoopRanges())
         if (!ShapedType::isDynamic(bound))
           iterations *= static_cast<double>(bound);
-      work.flops += iterations * countBodyOps(op->getRegion(0));
+      double density = 1.0;
+      if (linalg::isaConvolutionOpInterface(linalgOp))
+        for (OpOperand *input : linalgOp.getDpsInputOperands())
+          density = std::min(density, getSpreadDensity(input->get()));
+      // Whole operations: JSON readers expect a count.
+      work.flops +=
+          std::round(iterations * density * countBodyOps(op->getRegion(0)));
       return WalkResult::skip();
     }
     // Elementwise arith/math directly on tensors.

@@ -12,6 +12,9 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+#include <string>
+
 using namespace mlir;
 using namespace ke::eval;
 
@@ -78,5 +81,30 @@ TEST_F(WorkEstimateTest, ElementwiseTensorArithCountsPerElement) {
     })mlir");
   EXPECT_DOUBLE_EQ(work.flops, 32.0);
   EXPECT_DOUBLE_EQ(work.bytes, 96.0);
+}
+// A transposed convolution as front ends write it: the input spread by its
+// stride into zeros, then an ordinary convolution. Only the iterations that
+// can read the source count (4 of 9 input positions); a convolution over
+// an input padded with stride 1 counts all of its iterations, as usual.
+TEST_F(WorkEstimateTest, SpreadInputCountsItsSourceShare) {
+  const char *source = R"mlir(
+    func.func @conv(%x: tensor<1x1x4xf32>, %w: tensor<1x1x3xf32>) -> tensor<1x1x7xf32> {
+      %z = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<1x1x9xf32>
+      %zeros = linalg.fill ins(%z : f32) outs(%e : tensor<1x1x9xf32>) -> tensor<1x1x9xf32>
+      %spread = tensor.insert_slice %x into %zeros[0, 0, 1] [1, 1, 4] [1, 1, STRIDE]
+          : tensor<1x1x4xf32> into tensor<1x1x9xf32>
+      %o = tensor.empty() : tensor<1x1x7xf32>
+      %acc = linalg.fill ins(%z : f32) outs(%o : tensor<1x1x7xf32>) -> tensor<1x1x7xf32>
+      %r = linalg.conv_1d_ncw_fcw ins(%spread, %w : tensor<1x1x9xf32>, tensor<1x1x3xf32>)
+                                  outs(%acc : tensor<1x1x7xf32>) -> tensor<1x1x7xf32>
+      return %r : tensor<1x1x7xf32>
+    })mlir";
+  std::string spread(source), padded(source);
+  spread.replace(spread.find("STRIDE"), 6, "2");
+  padded.replace(padded.find("STRIDE"), 6, "1");
+  // 7 outputs x 3 taps, a multiply and an add each.
+  EXPECT_DOUBLE_EQ(estimate(spread).flops, std::round(2.0 * 7 * 3 * 4 / 9));
+  EXPECT_DOUBLE_EQ(estimate(padded).flops, 2.0 * 7 * 3);
 }
 } // namespace

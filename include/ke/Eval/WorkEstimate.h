@@ -14,7 +14,10 @@ struct WorkEstimate {
   /// Arithmetic operations: each arith/math op in a linalg body counts once
   /// per iteration of the op's loop nest (a mul and an add are 2 FLOPs);
   /// elementwise arith/math ops on whole tensors count once per element.
-  /// Casts, constants, index computations and yields are free.
+  /// Casts, constants, index computations and yields are free. A
+  /// convolution over an input spread by strides into zeros (a transposed
+  /// convolution as front ends write it) counts only the share of its
+  /// iterations that read the spread source.
   double flops = 0.0;
   /// Compulsory memory traffic: the bytes of every argument and result,
   /// each moved once.
