@@ -191,7 +191,8 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
            "Library proposals drawn per measured one once the cost model "
            "can rank (>= 1; 1: no screening)">,
     Option<"confirm", "confirm", "unsigned", /*default=*/"3",
-           "Before choosing the output, re-time the floor and this many of "
+           "Before choosing the output, re-time the floor (on GPU targets "
+           "the reference, as the default pipeline lowers it) and this many of "
            "the best nodes back to back, twice in opposite orders, each "
            "checked again against the reference, and output the fastest (0: "
            "choose by the times measured during the search)">,
