@@ -818,14 +818,19 @@ def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::F
     reads only some of them (a per-channel scale in a mean over C, H and
     W), or a parallel loop lies between them (a batch norm's statistics
     over N, H and W per channel), the innermost run that collapses does.
-    A reduction with fewer than `blocks` / 2 outputs whose innermost loop
+    A reduction with fewer than `blocks` / 2 outputs, each reducing at
+    least `min-split-length` elements, whose innermost loop
     is a reduction loop is then split along that loop into chunks of at
     least `min-chunk` elements of reduction each (the most that divide the
     loop, up to `blocks` chunks in all), whose partial results (a block
     each; other reduction loops stay inside every chunk) are folded into
     the output after with the same combiner: a Frobenius norm of 3 million
     elements is 256 blocks, not one thread; a batch norm's 32 channels of
-    2 x 31 x 31 x 63 are 224. Splitting changes the order of the sum
+    2 x 31 x 31 x 63 are 224. Shorter reductions stay whole: one block
+    reads 128 KiB in about the time the partials' second launch takes, and
+    a whole reduction can share a kernel with the ops around it
+    (`ke-distribute-reductions-for-gpu`'s runs; a softmax over one row of
+    2048, a Linear layer's at batch 1: 3 launches instead of 10). Splitting changes the order of the sum
     (within f32 tolerances); bodies without a combiner that has a neutral
     element are not split.
 
@@ -853,6 +858,10 @@ def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::F
            " (about two per SM of an H100)">,
     Option<"minChunk", "min-chunk", "int64_t", "1024",
            "Fewest elements of the reduction per chunk">,
+    Option<"minSplitLength", "min-split-length", "int64_t", "32768",
+           "Fewest elements an output reduces for its reduction to be split: "
+           "one block reads a shorter one (128 KiB of f32) in about the time "
+           "a second launch takes on an H100">,
     Option<"columnThreads", "column-threads", "int64_t", "131072",
            "Threads (outputs x chunks) a reduction over an outer loop is "
            "spread over">,

@@ -67,13 +67,15 @@ struct SplitReductionsForGPUPass
   }
 
   void runOnOperation() override {
-    if (blocks < 2 || minChunk < 1 || columnThreads < 1 || minColumnChunk < 1) {
+    if (blocks < 2 || minChunk < 1 || columnThreads < 1 ||
+        minColumnChunk < 1 || minSplitLength < 0) {
       getOperation()->emitError()
-          << "ke-split-reductions-for-gpu: blocks must be at least 2 and "
-             "min-chunk, column-threads and min-column-chunk positive (got "
+          << "ke-split-reductions-for-gpu: blocks must be at least 2, "
+             "min-chunk, column-threads and min-column-chunk positive and "
+             "min-split-length not negative (got "
           << blocks.getValue() << ", " << minChunk.getValue() << ", "
-          << columnThreads.getValue() << " and " << minColumnChunk.getValue()
-          << ")";
+          << columnThreads.getValue() << ", " << minColumnChunk.getValue()
+          << " and " << minSplitLength.getValue() << ")";
       return signalPassFailure();
     }
     SmallVector<linalg::LinalgOp> reductions;
@@ -98,7 +100,11 @@ struct SplitReductionsForGPUPass
       int64_t outputs = ke::getNumOutputElements(op);
       int64_t length = op.getStaticLoopRanges().back();
       int64_t total = ke::getReductionLength(op);
-      if (outputs * 2 > blocks)
+      // Short reductions stay whole: one block reads them faster than the
+      // partials' second launch pays back, and whole they can share a
+      // kernel with the ops around them (a softmax over one row of 2048:
+      // 10 launches split, 3 whole).
+      if (outputs * 2 > blocks || total < minSplitLength)
         continue;
       // The most chunks within the blocks, each long enough and all of the
       // same length (a divisor of the loop: a batch norm over 31 x 31 x 63

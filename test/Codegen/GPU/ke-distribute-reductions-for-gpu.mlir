@@ -773,3 +773,102 @@ func.func @normalized_mean(%x: memref<2x4x3x64xf32>, %mean: memref<2x4xf32>, %ou
   }
   return
 }
+
+// -----
+
+// A softmax over a single row (a Linear layer's output at batch 1): no row
+// loops, the reductions go to 0-d buffers. Up to 32768 columns the run is
+// one launch of one block, writing the result through a reshape of the
+// caller's [1, N] buffer (one block: no row another block owns); longer,
+// each op is a launch of its own.
+// CHECK-LABEL: func.func @single_row_softmax
+// CHECK:         memref.collapse_shape %arg1
+// CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads
+// CHECK:           gpu.all_reduce maximumf
+// CHECK:           gpu.all_reduce add
+// CHECK:           arith.divf
+// CHECK:           gpu.terminator
+// CHECK-NOT:     gpu.launch
+// CHECK-NOT:     linalg.generic
+// CHECK-LABEL: func.func @long_single_row_softmax
+// CHECK-COUNT-2: gpu.launch
+// CHECK:         linalg.generic
+#col = affine_map<(c) -> (c)>
+#all = affine_map<(c) -> ()>
+func.func @single_row_softmax(%x: memref<2048xf32>, %y: memref<1x2048xf32>) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc() : memref<f32>
+  %exp = memref.alloc() : memref<2048xf32>
+  %sum = memref.alloc() : memref<f32>
+  linalg.fill ins(%neg_inf : f32) outs(%max : memref<f32>)
+  linalg.generic {indexing_maps = [#col, #all], iterator_types = ["reduction"]}
+      ins(%x : memref<2048xf32>) outs(%max : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#col, #all, #col], iterator_types = ["parallel"]}
+      ins(%x, %max : memref<2048xf32>, memref<f32>) outs(%exp : memref<2048xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<f32>)
+  linalg.generic {indexing_maps = [#col, #all], iterator_types = ["reduction"]}
+      ins(%exp : memref<2048xf32>) outs(%sum : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  %flat = memref.collapse_shape %y [[0, 1]] : memref<1x2048xf32> into memref<2048xf32>
+  linalg.generic {indexing_maps = [#col, #all, #col], iterator_types = ["parallel"]}
+      ins(%exp, %sum : memref<2048xf32>, memref<f32>) outs(%flat : memref<2048xf32>) {
+  ^bb0(%e: f32, %s: f32, %out: f32):
+    %q = arith.divf %e, %s : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %max : memref<f32>
+  memref.dealloc %exp : memref<2048xf32>
+  memref.dealloc %sum : memref<f32>
+  return
+}
+func.func @long_single_row_softmax(%x: memref<65536xf32>, %y: memref<65536xf32>) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc() : memref<f32>
+  %exp = memref.alloc() : memref<65536xf32>
+  %sum = memref.alloc() : memref<f32>
+  linalg.fill ins(%neg_inf : f32) outs(%max : memref<f32>)
+  linalg.generic {indexing_maps = [#col, #all], iterator_types = ["reduction"]}
+      ins(%x : memref<65536xf32>) outs(%max : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.generic {indexing_maps = [#col, #all, #col], iterator_types = ["parallel"]}
+      ins(%x, %max : memref<65536xf32>, memref<f32>) outs(%exp : memref<65536xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    linalg.yield %e : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<f32>)
+  linalg.generic {indexing_maps = [#col, #all], iterator_types = ["reduction"]}
+      ins(%exp : memref<65536xf32>) outs(%sum : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#col, #all, #col], iterator_types = ["parallel"]}
+      ins(%exp, %sum : memref<65536xf32>, memref<f32>) outs(%y : memref<65536xf32>) {
+  ^bb0(%e: f32, %s: f32, %out: f32):
+    %q = arith.divf %e, %s : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %max : memref<f32>
+  memref.dealloc %exp : memref<65536xf32>
+  memref.dealloc %sum : memref<f32>
+  return
+}

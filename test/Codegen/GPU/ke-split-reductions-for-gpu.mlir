@@ -2,8 +2,9 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{blocks=64 min-chunk=4096}))' | FileCheck %s --check-prefix=FEWER
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{blocks=1}))' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{column-threads=1}))' | FileCheck %s --check-prefix=NOCOLUMNS
+// RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{min-split-length=0}))' | FileCheck %s --check-prefix=ANYLENGTH
 
-// BAD: ke-split-reductions-for-gpu: blocks must be at least 2 and min-chunk, column-threads and min-column-chunk positive (got 1, 1024, 131072 and 32)
+// BAD: ke-split-reductions-for-gpu: blocks must be at least 2, min-chunk, column-threads and min-column-chunk positive and min-split-length not negative (got 1, 1024, 131072, 32 and 32768)
 
 // A sum of squares over a whole 4x64x1024 tensor: its three reduction
 // loops collapse into one of 262144, split into 256 chunks of 1024 (one
@@ -279,4 +280,31 @@ func.func @transposed_index_not_split(%x: tensor<64x1024x64xf32>, %m: tensor<64x
     linalg.yield %new, %sel : f32, i64
   } -> (tensor<64x64xf32>, tensor<64x64xi64>)
   return %r#1 : tensor<64x64xi64>
+}
+
+// -----
+
+// A softmax's max over one row of 2048 (a Linear layer's output at batch
+// 1): shorter than min-split-length, so it stays one reduction, which
+// ke-distribute-reductions-for-gpu can fuse with the softmax's other ops
+// into one block. With min-split-length=0 it splits into 2 chunks of 1024.
+// CHECK-LABEL: func.func @short_row_max
+// CHECK-NOT:     tensor.expand_shape
+// CHECK:         linalg.generic {{.*}}iterator_types = ["reduction"]
+// CHECK-NOT:     linalg.generic
+// ANYLENGTH-LABEL: func.func @short_row_max
+// ANYLENGTH:       tensor.expand_shape %{{.*}} output_shape [2, 1024]
+#row = affine_map<(d0) -> (d0)>
+#total = affine_map<(d0) -> ()>
+func.func @short_row_max(%x: tensor<2048xf32>) -> tensor<f32> {
+  %lowest = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<f32>
+  %init = linalg.fill ins(%lowest : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.generic {indexing_maps = [#row, #total], iterator_types = ["reduction"]}
+      ins(%x : tensor<2048xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %m = arith.maximumf %v, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
 }

@@ -32,6 +32,11 @@ using ke::detail::findInitializingFill;
 namespace ke::gpu_reductions {
 
 namespace {
+/// The longest run over a single row (no row loops): its one block reads at
+/// most this many elements an op (ke-split-reductions-for-gpu leaves
+/// reductions up to its min-split-length whole).
+constexpr int64_t kMostSingleRowLength = 32768;
+
 /// Whether `map` reads the row: exactly the loops 0 .. rows - 1, in order.
 bool isRowMap(AffineMap map, unsigned rows) {
   if (map.getNumResults() != rows)
@@ -53,7 +58,10 @@ bool isColumnMap(AffineMap map, unsigned column) {
 }
 
 /// Operands a run can take: whole buffers (no views, which could alias
-/// rows other blocks own) or scalars, a body without linalg.index, and a
+/// rows other blocks own; a single row, one block, may read and write
+/// reshapes of whole buffers, whose elements keep their linear order: a
+/// [1, N] result collapsed to [N]) or scalars, a body without linalg.index,
+/// and a
 /// body that does not read the output's old value (the accumulator of a
 /// reduction aside). Inputs of an op over rows and columns are read at
 /// (row, column), at (row) or at (column); of an op over the rows alone, at
@@ -61,8 +69,13 @@ bool isColumnMap(AffineMap map, unsigned column) {
 bool hasRunOperands(linalg::LinalgOp op, unsigned rowRank, bool reduces) {
   if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
     return false;
-  if (llvm::any_of(op->getOperands(), [](Value operand) {
-        return isa_and_nonnull<ViewLikeOpInterface>(operand.getDefiningOp());
+  if (llvm::any_of(op->getOperands(), [&](Value operand) {
+        Operation *view = operand.getDefiningOp();
+        if (rowRank == 0 &&
+            isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
+                view))
+          return false;
+        return isa_and_nonnull<ViewLikeOpInterface>(view);
       }))
     return false;
   OpOperand *init = op.getDpsInitOperand(0);
@@ -149,8 +162,11 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
     }
     // Profiling probes do not split a run: the profiled code keeps the
     // fusion it measures (the launch counts for its last op's region).
+    // Nor do reshapes (views without work; the run's kernel goes after its
+    // last op, where they are defined).
     if (isa<memref::AllocOp, arith::ConstantOp, linalg::FillOp,
-            ke::ProbeStartOp, ke::ProbeStopOp>(&operation))
+            memref::CollapseShapeOp, memref::ExpandShapeOp, ke::ProbeStartOp,
+            ke::ProbeStopOp>(&operation))
       continue;
     auto op = dyn_cast<linalg::LinalgOp>(&operation);
     if (!op) {
@@ -177,8 +193,11 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
       current.perRow.push_back(true);
       continue;
     }
-    unsigned rowRank = bounds.size() - 1;
-    bool fits = bounds.size() >= 2 &&
+    // No row loops: the whole op is one row (a softmax at batch 1, its
+    // reductions to 0-d), one block, so only while a block reads it fast.
+    unsigned rowRank = bounds.empty() ? 0 : bounds.size() - 1;
+    bool fits = !bounds.empty() &&
+                (rowRank > 0 || bounds.back() <= kMostSingleRowLength) &&
                 (reduction || isElementwise(op, bounds)) &&
                 hasRunOperands(op, rowRank, reduction.has_value());
     if (!fits) {
