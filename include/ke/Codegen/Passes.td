@@ -830,7 +830,8 @@ def KeSplitReductionsForGPU : Pass<"ke-split-reductions-for-gpu", "mlir::func::F
     reads 128 KiB in about the time the partials' second launch takes, and
     a whole reduction can share a kernel with the ops around it
     (`ke-distribute-reductions-for-gpu`'s runs; a softmax over one row of
-    2048, a Linear layer's at batch 1: 3 launches instead of 10). Splitting changes the order of the sum
+    2048 after a Linear layer at batch 1: 2 launches instead of 10).
+    Splitting changes the order of the sum
     (within f32 tolerances); bodies without a combiner that has a neutral
     element are not split.
 

@@ -17,7 +17,8 @@ struct WorkEstimate {
   /// Casts, constants, index computations and yields are free. A
   /// convolution over an input spread by strides into zeros (a transposed
   /// convolution as front ends write it) counts only the share of its
-  /// iterations that read the spread source.
+  /// iterations that read the spread source (the zeros of its padding
+  /// discounted too); an input padded with stride 1 counts in full.
   double flops = 0.0;
   /// Compulsory memory traffic: the bytes of every argument and result,
   /// each moved once.

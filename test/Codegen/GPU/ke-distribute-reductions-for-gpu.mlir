@@ -778,9 +778,9 @@ func.func @normalized_mean(%x: memref<2x4x3x64xf32>, %mean: memref<2x4xf32>, %ou
 
 // A softmax over a single row (a Linear layer's output at batch 1): no row
 // loops, the reductions go to 0-d buffers. Up to 32768 columns the run is
-// one launch of one block, writing the result through a reshape of the
-// caller's [1, N] buffer (one block: no row another block owns); longer,
-// each op is a launch of its own.
+// one launch of one block, writing the result through a collapse of the
+// caller's [1, N] buffer (one block: no row another block owns); from 32768
+// on, each reduction is a launch of its own.
 // CHECK-LABEL: func.func @single_row_softmax
 // CHECK:         memref.collapse_shape %arg1
 // CHECK:         gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) threads
@@ -791,7 +791,9 @@ func.func @normalized_mean(%x: memref<2x4x3x64xf32>, %mean: memref<2x4xf32>, %ou
 // CHECK-NOT:     gpu.launch
 // CHECK-NOT:     linalg.generic
 // CHECK-LABEL: func.func @long_single_row_softmax
-// CHECK-COUNT-2: gpu.launch
+// CHECK:         gpu.launch
+// CHECK:         linalg.generic
+// CHECK:         gpu.launch
 // CHECK:         linalg.generic
 #col = affine_map<(c) -> (c)>
 #all = affine_map<(c) -> ()>
@@ -834,21 +836,21 @@ func.func @single_row_softmax(%x: memref<2048xf32>, %y: memref<1x2048xf32>) {
   memref.dealloc %sum : memref<f32>
   return
 }
-func.func @long_single_row_softmax(%x: memref<65536xf32>, %y: memref<65536xf32>) {
+func.func @long_single_row_softmax(%x: memref<32768xf32>, %y: memref<32768xf32>) {
   %neg_inf = arith.constant 0xFF800000 : f32
   %zero = arith.constant 0.0 : f32
   %max = memref.alloc() : memref<f32>
-  %exp = memref.alloc() : memref<65536xf32>
+  %exp = memref.alloc() : memref<32768xf32>
   %sum = memref.alloc() : memref<f32>
   linalg.fill ins(%neg_inf : f32) outs(%max : memref<f32>)
   linalg.generic {indexing_maps = [#col, #all], iterator_types = ["reduction"]}
-      ins(%x : memref<65536xf32>) outs(%max : memref<f32>) {
+      ins(%x : memref<32768xf32>) outs(%max : memref<f32>) {
   ^bb0(%in: f32, %acc: f32):
     %m = arith.maximumf %in, %acc : f32
     linalg.yield %m : f32
   }
   linalg.generic {indexing_maps = [#col, #all, #col], iterator_types = ["parallel"]}
-      ins(%x, %max : memref<65536xf32>, memref<f32>) outs(%exp : memref<65536xf32>) {
+      ins(%x, %max : memref<32768xf32>, memref<f32>) outs(%exp : memref<32768xf32>) {
   ^bb0(%in: f32, %m: f32, %out: f32):
     %d = arith.subf %in, %m : f32
     %e = math.exp %d : f32
@@ -856,19 +858,108 @@ func.func @long_single_row_softmax(%x: memref<65536xf32>, %y: memref<65536xf32>)
   }
   linalg.fill ins(%zero : f32) outs(%sum : memref<f32>)
   linalg.generic {indexing_maps = [#col, #all], iterator_types = ["reduction"]}
-      ins(%exp : memref<65536xf32>) outs(%sum : memref<f32>) {
+      ins(%exp : memref<32768xf32>) outs(%sum : memref<f32>) {
   ^bb0(%in: f32, %acc: f32):
     %s = arith.addf %in, %acc : f32
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [#col, #all, #col], iterator_types = ["parallel"]}
-      ins(%exp, %sum : memref<65536xf32>, memref<f32>) outs(%y : memref<65536xf32>) {
+      ins(%exp, %sum : memref<32768xf32>, memref<f32>) outs(%y : memref<32768xf32>) {
   ^bb0(%e: f32, %s: f32, %out: f32):
     %q = arith.divf %e, %s : f32
     linalg.yield %q : f32
   }
   memref.dealloc %max : memref<f32>
-  memref.dealloc %exp : memref<65536xf32>
+  memref.dealloc %exp : memref<32768xf32>
+  memref.dealloc %sum : memref<f32>
+  return
+}
+
+// -----
+
+// LogSumExp over a single row: max, sum of exp(x - max), then an op over
+// no loops (log(sum) + max, computed by every thread from registers): one
+// launch. A result written through a collapse of a subview (not a whole
+// buffer) keeps that op out of the run.
+// CHECK-LABEL: func.func @single_row_logsumexp
+// CHECK:         gpu.launch
+// CHECK:           gpu.all_reduce maximumf
+// CHECK:           gpu.all_reduce add
+// CHECK:           math.log
+// CHECK:           gpu.terminator
+// CHECK-NOT:     gpu.launch
+// CHECK-NOT:     linalg.generic
+// CHECK-LABEL: func.func @single_row_softmax_into_subview
+// CHECK:         gpu.launch
+// CHECK:           gpu.terminator
+// CHECK:         linalg.generic
+#c = affine_map<(c) -> (c)>
+#s = affine_map<(c) -> ()>
+#none = affine_map<() -> ()>
+func.func @single_row_logsumexp(%x: memref<2048xf32>, %y: memref<f32>) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc() : memref<f32>
+  %sum = memref.alloc() : memref<f32>
+  linalg.fill ins(%neg_inf : f32) outs(%max : memref<f32>)
+  linalg.generic {indexing_maps = [#c, #s], iterator_types = ["reduction"]}
+      ins(%x : memref<2048xf32>) outs(%max : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<f32>)
+  linalg.generic {indexing_maps = [#c, #s, #s], iterator_types = ["reduction"]}
+      ins(%x, %max : memref<2048xf32>, memref<f32>) outs(%sum : memref<f32>) {
+  ^bb0(%in: f32, %m: f32, %acc: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    %a = arith.addf %e, %acc : f32
+    linalg.yield %a : f32
+  }
+  linalg.generic {indexing_maps = [#none, #none, #none], iterator_types = []}
+      ins(%sum, %max : memref<f32>, memref<f32>) outs(%y : memref<f32>) {
+  ^bb0(%t: f32, %m: f32, %out: f32):
+    %l = math.log %t : f32
+    %r = arith.addf %l, %m : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %max : memref<f32>
+  memref.dealloc %sum : memref<f32>
+  return
+}
+func.func @single_row_softmax_into_subview(%x: memref<2048xf32>, %y: memref<2x2048xf32>) {
+  %neg_inf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %max = memref.alloc() : memref<f32>
+  %sum = memref.alloc() : memref<f32>
+  linalg.fill ins(%neg_inf : f32) outs(%max : memref<f32>)
+  linalg.generic {indexing_maps = [#c, #s], iterator_types = ["reduction"]}
+      ins(%x : memref<2048xf32>) outs(%max : memref<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<f32>)
+  linalg.generic {indexing_maps = [#c, #s, #s], iterator_types = ["reduction"]}
+      ins(%x, %max : memref<2048xf32>, memref<f32>) outs(%sum : memref<f32>) {
+  ^bb0(%in: f32, %m: f32, %acc: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    %a = arith.addf %e, %acc : f32
+    linalg.yield %a : f32
+  }
+  %row = memref.subview %y[1, 0] [1, 2048] [1, 1] : memref<2x2048xf32> to memref<1x2048xf32, strided<[2048, 1], offset: 2048>>
+  %flat = memref.collapse_shape %row [[0, 1]] : memref<1x2048xf32, strided<[2048, 1], offset: 2048>> into memref<2048xf32, strided<[1], offset: 2048>>
+  linalg.generic {indexing_maps = [#c, #s, #s, #c], iterator_types = ["parallel"]}
+      ins(%x, %max, %sum : memref<2048xf32>, memref<f32>, memref<f32>) outs(%flat : memref<2048xf32, strided<[1], offset: 2048>>) {
+  ^bb0(%in: f32, %m: f32, %t: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    %e = math.exp %d : f32
+    %q = arith.divf %e, %t : f32
+    linalg.yield %q : f32
+  }
+  memref.dealloc %max : memref<f32>
   memref.dealloc %sum : memref<f32>
   return
 }

@@ -28,14 +28,15 @@
 using namespace mlir;
 using ke::detail::applyMap;
 using ke::detail::findInitializingFill;
+using ke::detail::getRootBuffer;
 
 namespace ke::gpu_reductions {
 
 namespace {
-/// The longest run over a single row (no row loops): its one block reads at
-/// most this many elements an op (ke-split-reductions-for-gpu leaves
-/// reductions up to its min-split-length whole).
-constexpr int64_t kMostSingleRowLength = 32768;
+/// Runs over a single row (no row loops) are shorter than this: one block
+/// reads the row an op (ke-split-reductions-for-gpu leaves reductions
+/// shorter than its min-split-length, 32768 by default, whole).
+constexpr int64_t kSingleRowLengthLimit = 32768;
 
 /// Whether `map` reads the row: exactly the loops 0 .. rows - 1, in order.
 bool isRowMap(AffineMap map, unsigned rows) {
@@ -57,12 +58,19 @@ bool isColumnMap(AffineMap map, unsigned column) {
   return expr && expr.getPosition() == column;
 }
 
+/// Whether `operand` is a collapse of a function argument: a whole buffer
+/// the function never frees, its elements in their linear order (the
+/// caller's [1, N] result seen as [N]).
+bool isCollapsedArgument(Value operand) {
+  auto collapse = operand.getDefiningOp<memref::CollapseShapeOp>();
+  return collapse && isa<BlockArgument>(collapse.getSrc()) &&
+         collapse.getSrcType().getLayout().isIdentity();
+}
+
 /// Operands a run can take: whole buffers (no views, which could alias
-/// rows other blocks own; a single row, one block, may read and write
-/// reshapes of whole buffers, whose elements keep their linear order: a
-/// [1, N] result collapsed to [N]) or scalars, a body without linalg.index,
-/// and a
-/// body that does not read the output's old value (the accumulator of a
+/// rows other blocks own; a single row, one block, may also use collapsed
+/// function arguments) or scalars, a body without linalg.index, and a body
+/// that does not read the output's old value (the accumulator of a
 /// reduction aside). Inputs of an op over rows and columns are read at
 /// (row, column), at (row) or at (column); of an op over the rows alone, at
 /// (row).
@@ -70,12 +78,9 @@ bool hasRunOperands(linalg::LinalgOp op, unsigned rowRank, bool reduces) {
   if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
     return false;
   if (llvm::any_of(op->getOperands(), [&](Value operand) {
-        Operation *view = operand.getDefiningOp();
-        if (rowRank == 0 &&
-            isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp>(
-                view))
+        if (rowRank == 0 && isCollapsedArgument(operand))
           return false;
-        return isa_and_nonnull<ViewLikeOpInterface>(view);
+        return isa_and_nonnull<ViewLikeOpInterface>(operand.getDefiningOp());
       }))
     return false;
   OpOperand *init = op.getDpsInitOperand(0);
@@ -111,6 +116,19 @@ bool isElementwise(linalg::LinalgOp op, ArrayRef<int64_t> bounds) {
 /// written at (row, column) only, by the thread that owns the column.
 bool isRaceFree(const FusedRows &run) {
   unsigned rowRank = run.rowShape.size();
+  // One buffer, one Value: the checks below (and the row values kept in
+  // registers) go by Value, so an argument used both whole and collapsed,
+  // or through two collapses, would escape them.
+  DenseMap<Value, Value> valueOfBuffer;
+  for (linalg::LinalgOp op : run.ops)
+    for (Value operand : op->getOperands()) {
+      if (!isa<MemRefType>(operand.getType()))
+        continue;
+      auto [known, inserted] =
+          valueOfBuffer.try_emplace(getRootBuffer(operand), operand);
+      if (!inserted && known->second != operand)
+        return false;
+    }
   DenseMap<Value, unsigned> rowWriter;
   for (auto [index, constOp] : llvm::enumerate(run.ops)) {
     linalg::LinalgOp op = constOp;
@@ -162,11 +180,13 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
     }
     // Profiling probes do not split a run: the profiled code keeps the
     // fusion it measures (the launch counts for its last op's region).
-    // Nor do reshapes (views without work; the run's kernel goes after its
-    // last op, where they are defined).
+    // Nor do collapses of arguments (views without work, of buffers the
+    // function does not free; the run's kernel goes after its last op,
+    // where they are defined).
     if (isa<memref::AllocOp, arith::ConstantOp, linalg::FillOp,
-            memref::CollapseShapeOp, memref::ExpandShapeOp, ke::ProbeStartOp,
-            ke::ProbeStopOp>(&operation))
+            ke::ProbeStartOp, ke::ProbeStopOp>(&operation) ||
+        (operation.getNumResults() == 1 &&
+         isCollapsedArgument(operation.getResult(0))))
       continue;
     auto op = dyn_cast<linalg::LinalgOp>(&operation);
     if (!op) {
@@ -197,7 +217,7 @@ SmallVector<FusedRows, 1> findFusedRows(func::FuncOp function) {
     // reductions to 0-d), one block, so only while a block reads it fast.
     unsigned rowRank = bounds.empty() ? 0 : bounds.size() - 1;
     bool fits = !bounds.empty() &&
-                (rowRank > 0 || bounds.back() <= kMostSingleRowLength) &&
+                (rowRank > 0 || bounds.back() < kSingleRowLengthLimit) &&
                 (reduction || isElementwise(op, bounds)) &&
                 hasRunOperands(op, rowRank, reduction.has_value());
     if (!fits) {
