@@ -190,7 +190,8 @@ LogicalResult KernelSearch::confirmChoice(
     return contender == reference || contender->proposer == kFloorProposer;
   };
   // The reference as output is no node: the kernel stays as written.
-  const store::NodeRecord *output = confirmed == reference ? nullptr : confirmed;
+  const store::NodeRecord *output =
+      confirmed == reference ? nullptr : confirmed;
   // Said when it matters: another choice than the search's times made, or a
   // contender that no longer passes.
   bool lostOne = llvm::any_of(

@@ -67,8 +67,8 @@ struct SplitReductionsForGPUPass
   }
 
   void runOnOperation() override {
-    if (blocks < 2 || minChunk < 1 || columnThreads < 1 ||
-        minColumnChunk < 1 || minSplitLength < 0) {
+    if (blocks < 2 || minChunk < 1 || columnThreads < 1 || minColumnChunk < 1 ||
+        minSplitLength < 0) {
       getOperation()->emitError()
           << "ke-split-reductions-for-gpu: blocks must be at least 2, "
              "min-chunk, column-threads and min-column-chunk positive and "
