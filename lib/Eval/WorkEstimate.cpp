@@ -39,22 +39,12 @@ static double countBodyOps(Region &region) {
   return count;
 }
 
-/// Whether `value` is a tensor of zeros: a fill with 0 or a zero splat.
+/// Whether `value` is a tensor of zeros: a fill with 0 or a zero splat
+/// (MLIR's zero matchers see through splats).
 static bool isZeroTensor(Value value) {
-  if (auto fill = value.getDefiningOp<linalg::FillOp>()) {
-    Value scalar = fill.getInputs().front();
-    return matchPattern(scalar, m_AnyZeroFloat()) ||
-           matchPattern(scalar, m_Zero());
-  }
-  DenseElementsAttr constant;
-  if (!matchPattern(value, m_Constant(&constant)) || !constant.isSplat())
-    return false;
-  Type element = constant.getElementType();
-  if (isa<FloatType>(element))
-    return constant.getSplatValue<APFloat>().isZero();
-  if (element.isIntOrIndex())
-    return constant.getSplatValue<APInt>().isZero();
-  return false;
+  if (auto fill = value.getDefiningOp<linalg::FillOp>())
+    value = fill.getInputs().front();
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
 }
 
 /// The share of `value`'s elements that can be nonzero where it is a

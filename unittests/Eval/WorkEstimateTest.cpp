@@ -106,5 +106,12 @@ TEST_F(WorkEstimateTest, SpreadInputCountsItsSourceShare) {
   // 7 outputs x 3 taps, a multiply and an add each.
   EXPECT_DOUBLE_EQ(estimate(spread).flops, std::round(2.0 * 7 * 3 * 4 / 9));
   EXPECT_DOUBLE_EQ(estimate(padded).flops, 2.0 * 7 * 3);
+  // Zeros as a splat constant instead of a fill.
+  std::string splat(spread);
+  splat.replace(splat.find("%zeros = linalg.fill"),
+                splat.find("\n", splat.find("%zeros = linalg.fill")) -
+                    splat.find("%zeros = linalg.fill"),
+                "%zeros = arith.constant dense<0.0> : tensor<1x1x9xf32>");
+  EXPECT_DOUBLE_EQ(estimate(splat).flops, std::round(2.0 * 7 * 3 * 4 / 9));
 }
 } // namespace
