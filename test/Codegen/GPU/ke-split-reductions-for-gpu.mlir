@@ -1,10 +1,12 @@
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu))' | FileCheck %s
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{blocks=64 min-chunk=4096}))' | FileCheck %s --check-prefix=FEWER
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{blocks=1}))' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{min-split-length=-1}))' 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{column-threads=1}))' | FileCheck %s --check-prefix=NOCOLUMNS
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-split-reductions-for-gpu{min-split-length=0}))' | FileCheck %s --check-prefix=ANYLENGTH
 
 // BAD: ke-split-reductions-for-gpu: blocks must be at least 2, min-chunk, column-threads and min-column-chunk positive and min-split-length not negative (got 1, 1024, 131072, 32 and 32768)
+// NEGATIVE: ke-split-reductions-for-gpu: {{.*}} min-split-length not negative (got 256, 1024, 131072, 32 and -1)
 
 // A sum of squares over a whole 4x64x1024 tensor: its three reduction
 // loops collapse into one of 262144, split into 256 chunks of 1024 (one
