@@ -8,6 +8,7 @@
 #include "ke/Codegen/TileAndVectorize.h"
 #include "ke/Codegen/FilterPanels.h"
 #include "ke/Codegen/LoopInterchange.h"
+#include "ke/Codegen/PaddingTaps.h"
 #include "ke/Codegen/Passes.h"
 #include "ke/Codegen/ReductionLoops.h"
 
@@ -1160,6 +1161,33 @@ linalg::LinalgOp cutReductionIntoBlocks(
 /// Ops it creates or leaves that still need their own schedule (a
 /// convolution filter's packing into panels, that fill) are appended to
 /// `scheduleLater`.
+/// Narrows the reduction loops of `tiled` (tiled with `tileSizes` in the
+/// loop order of an op with `iterators`) to the taps that read data (see
+/// PaddingTaps.h).
+void skipPaddingTaps(RewriterBase &rewriter,
+                     const scf::SCFTilingResult &tiled,
+                     ArrayRef<int64_t> tileSizes,
+                     ArrayRef<utils::IteratorType> iterators) {
+  if (tiled.tiledOps.size() != 1)
+    return;
+  auto tile = dyn_cast<linalg::LinalgOp>(tiled.tiledOps.front());
+  if (!tile)
+    return;
+  // tileUsingSCF makes a loop for each nonzero size, in loop order.
+  SmallVector<scf::ForOp> reductionLoops;
+  unsigned next = 0;
+  for (auto [size, iterator] : llvm::zip_equal(tileSizes, iterators)) {
+    if (size == 0)
+      continue;
+    if (next >= tiled.loops.size())
+      return;
+    auto loop = dyn_cast<scf::ForOp>(LoopLikeOpInterface(tiled.loops[next++]).getOperation());
+    if (loop && iterator == utils::IteratorType::reduction)
+      reductionLoops.push_back(loop);
+  }
+  ke::skipTapsReadingOnlyPadding(rewriter, tile, reductionLoops);
+}
+
 void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
                  ArrayRef<int64_t> registerTile,
                  const std::optional<ContractionBlock> &contraction,
@@ -1222,6 +1250,7 @@ void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
   if (failed(tiled))
     return;
   rewriter.replaceOp(blocks->tiled, tiled->replacements);
+  skipPaddingTaps(rewriter, *tiled, reductionTile, iterators);
   for (Operation *initializer : blocks->initializers)
     vectorizeTile(rewriter, initializer, /*namedContraction=*/false);
   for (Operation *tile : tiled->tiledOps)
@@ -1954,7 +1983,9 @@ void ke::tileAndVectorizeOp(RewriterBase &rewriter, linalg::LinalgOp op,
                                 op.getNumReductionLoops() > 0 &&
                                 !linalg::isaContractionOpInterface(op) &&
                                 !linalg::isaConvolutionOpInterface(op);
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   rewriter.replaceOp(op, tiled->replacements);
+  skipPaddingTaps(rewriter, *tiled, registerTile, iterators);
 
   for (Operation *tile : tiled->tiledOps)
     vectorizeTile(rewriter, tile, namedContraction);

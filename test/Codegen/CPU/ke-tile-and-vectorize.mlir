@@ -5,6 +5,7 @@
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-registers=0}))' 2>&1 | FileCheck %s --check-prefix=BADREGISTERS
 // RUN: ke-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8 elementwise-vector-width=16}))' | FileCheck %s --check-prefix=WIDE
 // RUN: not ke-opt %s -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{elementwise-vector-width=-1}))' 2>&1 | FileCheck %s --check-prefix=BADWIDE
+// RUN: ke-opt %s -split-input-file -mlir-print-local-scope -pass-pipeline='builtin.module(func.func(ke-tile-and-vectorize{vector-width=8}))' | FileCheck %s --check-prefix=TAPS
 
 // BADWIDTH: ke-tile-and-vectorize: vector-width must be positive and elementwise-vector-width not negative, found 0 and 0
 // BADWIDE: ke-tile-and-vectorize: vector-width must be positive and elementwise-vector-width not negative, found 8 and -1
@@ -1035,4 +1036,97 @@ func.func @long_reduction_unthreaded(%a: tensor<16x16384xf32>, %b: tensor<16384x
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
   %r = linalg.matmul ins(%a, %b : tensor<16x16384xf32>, tensor<16384x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %r : tensor<16x32xf32>
+}
+
+// -----
+
+// A convolution over zero padding (a transposed convolution's, or its own):
+// the filter-window loops run over just the taps whose input window meets
+// the data, [2, 10) of 12 rows and [2, 18) of 20 columns. Row oh's taps
+// are kh in [max(2 - oh, 0), min(10 - oh, 3)); a block of 8 pixels from ow
+// has kw in [max(-ow - 5, 0), min(18 - ow, 5)).
+// TAPS-LABEL: func.func @conv_over_padded_input
+// TAPS:         scf.forall (%[[OH:.*]], %[[OW:.*]]) = (0, 0) to (10, 16) step (1, 8)
+// TAPS:           %[[KH0:.*]] = affine.max affine_map<()[s0] -> (-s0 + 2, 0)>()[%[[OH]]]
+// TAPS:           %[[KH1:.*]] = affine.min affine_map<()[s0] -> (-s0 + 10, 3)>()[%[[OH]]]
+// TAPS:           scf.for %{{.*}} = %[[KH0]] to %[[KH1]] step
+// TAPS:             %[[KW0:.*]] = affine.max affine_map<()[s0] -> (-s0 - 5, 0)>()[%[[OW]]]
+// TAPS:             %[[KW1:.*]] = affine.min affine_map<()[s0] -> (-s0 + 18, 5)>()[%[[OW]]]
+// TAPS:             scf.for %{{.*}} = %[[KW0]] to %[[KW1]] step
+// TAPS-COUNT-8:       vector.fma
+func.func @conv_over_padded_input(%x: tensor<1x8x16x8xf32>, %w: tensor<3x5x8x32xf32>, %init: tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x20x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x20x8xf32>) -> tensor<1x12x20x8xf32>
+  %p = tensor.insert_slice %x into %z[0, 2, 2, 0] [1, 8, 16, 8] [1, 1, 1, 1] : tensor<1x8x16x8xf32> into tensor<1x12x20x8xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x12x20x8xf32>, tensor<3x5x8x32xf32>) outs(%init : tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32>
+  return %r : tensor<1x10x16x32xf32>
+}
+
+// -----
+
+// The same through a channels-last transpose of the padded NCHW input.
+// TAPS-LABEL: func.func @conv_over_permuted_padding
+// TAPS:         affine.max affine_map<()[s0] -> (-s0 + 2, 0)>
+// TAPS:         affine.min affine_map<()[s0] -> (-s0 + 10, 3)>
+// TAPS:         affine.max affine_map<()[s0] -> (-s0 - 5, 0)>
+// TAPS:         affine.min affine_map<()[s0] -> (-s0 + 18, 5)>
+func.func @conv_over_permuted_padding(%x: tensor<1x8x8x16xf32>, %w: tensor<3x5x8x32xf32>, %init: tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x12x20xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x12x20xf32>) -> tensor<1x8x12x20xf32>
+  %p = tensor.insert_slice %x into %z[0, 0, 2, 2] [1, 8, 8, 16] [1, 1, 1, 1] : tensor<1x8x8x16xf32> into tensor<1x8x12x20xf32>
+  %e2 = tensor.empty() : tensor<1x12x20x8xf32>
+  %t = linalg.transpose ins(%p : tensor<1x8x12x20xf32>) outs(%e2 : tensor<1x12x20x8xf32>) permutation = [0, 2, 3, 1]
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%t, %w : tensor<1x12x20x8xf32>, tensor<3x5x8x32xf32>) outs(%init : tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32>
+  return %r : tensor<1x10x16x32xf32>
+}
+
+// -----
+
+// Padding of ones is data: every tap runs.
+// TAPS-LABEL: func.func @conv_over_nonzero_padding
+// TAPS-NOT:     affine.max
+// TAPS:         scf.for %{{.*}} = %c0{{.*}} to %c3
+// TAPS:           scf.for %{{.*}} = %c0{{.*}} to %c5
+func.func @conv_over_nonzero_padding(%x: tensor<1x8x16x8xf32>, %w: tensor<3x5x8x32xf32>, %init: tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32> {
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<1x12x20x8xf32>
+  %z = linalg.fill ins(%one : f32) outs(%e : tensor<1x12x20x8xf32>) -> tensor<1x12x20x8xf32>
+  %p = tensor.insert_slice %x into %z[0, 2, 2, 0] [1, 8, 16, 8] [1, 1, 1, 1] : tensor<1x8x16x8xf32> into tensor<1x12x20x8xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x12x20x8xf32>, tensor<3x5x8x32xf32>) outs(%init : tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32>
+  return %r : tensor<1x10x16x32xf32>
+}
+
+// -----
+
+// A max pool's zeros count; a sum pool's add nothing.
+// TAPS-LABEL: func.func @max_pool_over_zero_padding
+// TAPS-NOT:     affine.max
+// TAPS-LABEL: func.func @sum_pool_over_zero_padding
+// TAPS:         affine.max affine_map<(d0)[s0] -> (-(d0 + s0) + 2, 0)>
+// TAPS:         affine.min affine_map<(d0)[s0] -> (-(d0 + s0) + 10, 3)>
+func.func @max_pool_over_zero_padding(%x: tensor<1x8x16x32xf32>, %init: tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x20x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x20x32xf32>) -> tensor<1x12x20x32xf32>
+  %p = tensor.insert_slice %x into %z[0, 2, 2, 0] [1, 8, 16, 32] [1, 1, 1, 1] : tensor<1x8x16x32xf32> into tensor<1x12x20x32xf32>
+  %win = tensor.empty() : tensor<3x5xf32>
+  %r = linalg.pooling_nhwc_max {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %win : tensor<1x12x20x32xf32>, tensor<3x5xf32>) outs(%init : tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32>
+  return %r : tensor<1x10x16x32xf32>
+}
+
+func.func @sum_pool_over_zero_padding(%x: tensor<1x8x16x32xf32>, %init: tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x20x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x20x32xf32>) -> tensor<1x12x20x32xf32>
+  %p = tensor.insert_slice %x into %z[0, 2, 2, 0] [1, 8, 16, 32] [1, 1, 1, 1] : tensor<1x8x16x32xf32> into tensor<1x12x20x32xf32>
+  %win = tensor.empty() : tensor<3x5xf32>
+  %r = linalg.pooling_nhwc_sum {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %win : tensor<1x12x20x32xf32>, tensor<3x5xf32>) outs(%init : tensor<1x10x16x32xf32>) -> tensor<1x10x16x32xf32>
+  return %r : tensor<1x10x16x32xf32>
 }
