@@ -39,10 +39,10 @@ std::optional<NonzeroBox> getNonzeroBox(mlir::Value value);
 /// `tile` reads its input through unit-stride extract_slices whose offsets
 /// grow with the loop's induction variable. Returns how many loops were
 /// narrowed; loops that do not match stay as they are.
-unsigned skipTapsReadingOnlyPadding(mlir::RewriterBase &rewriter,
-                                    mlir::linalg::LinalgOp tile,
-                                    llvm::ArrayRef<mlir::scf::ForOp>
-                                        reductionLoops);
+unsigned
+skipTapsReadingOnlyPadding(mlir::RewriterBase &rewriter,
+                           mlir::linalg::LinalgOp tile,
+                           llvm::ArrayRef<mlir::scf::ForOp> reductionLoops);
 } // namespace ke
 
 #endif // KE_CODEGEN_PADDINGTAPS_H

@@ -1181,7 +1181,8 @@ void skipPaddingTaps(RewriterBase &rewriter,
       continue;
     if (next >= tiled.loops.size())
       return;
-    auto loop = dyn_cast<scf::ForOp>(LoopLikeOpInterface(tiled.loops[next++]).getOperation());
+    LoopLikeOpInterface tileLoop = tiled.loops[next++];
+    auto loop = dyn_cast<scf::ForOp>(tileLoop.getOperation());
     if (loop && iterator == utils::IteratorType::reduction)
       reductionLoops.push_back(loop);
   }

@@ -1103,6 +1103,24 @@ func.func @conv_over_nonzero_padding(%x: tensor<1x8x16x8xf32>, %w: tensor<3x5x8x
 
 // -----
 
+// One row of padding in 17 (a stride-2 transposed convolution's phase):
+// under 1/16 of the dimension, its loops keep their constant bounds.
+// TAPS-LABEL: func.func @conv_over_thin_padding
+// TAPS-NOT:     affine.max
+// TAPS:         scf.for %{{.*}} = %c0{{.*}} to %c3
+// TAPS:           scf.for %{{.*}} = %c0{{.*}} to %c5
+func.func @conv_over_thin_padding(%x: tensor<1x16x16x8xf32>, %w: tensor<3x5x8x32xf32>, %init: tensor<1x15x13x32xf32>) -> tensor<1x15x13x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x17x17x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x17x17x8xf32>) -> tensor<1x17x17x8xf32>
+  %p = tensor.insert_slice %x into %z[0, 1, 1, 0] [1, 16, 16, 8] [1, 1, 1, 1] : tensor<1x16x16x8xf32> into tensor<1x17x17x8xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x17x17x8xf32>, tensor<3x5x8x32xf32>) outs(%init : tensor<1x15x13x32xf32>) -> tensor<1x15x13x32xf32>
+  return %r : tensor<1x15x13x32xf32>
+}
+
+// -----
+
 // A max pool's zeros count; a sum pool's add nothing.
 // TAPS-LABEL: func.func @max_pool_over_zero_padding
 // TAPS-NOT:     affine.max
