@@ -32,13 +32,16 @@ using NonzeroBox = llvm::SmallVector<std::pair<int64_t, int64_t>>;
 std::optional<NonzeroBox> getNonzeroBox(mlir::Value value);
 
 /// Narrows the filter-window loops among `reductionLoops` (scf.for loops of
-/// step 1 and static bounds around `tile`, tiles of the reduction loops of
-/// a convolution whose body multiplies its input by its filter and adds to
-/// its output) to the taps whose input window meets the nonzero box of the
-/// convolution's input: a skipped tap would only add products of zeros.
-/// `tile` reads its input through unit-stride extract_slices whose offsets
-/// grow with the loop's induction variable. Returns how many loops were
-/// narrowed; loops that do not match stay as they are.
+/// step 1 around `tile`, tiles of the reduction loops of a convolution whose
+/// body adds its input, or its input times another value, to its output) to
+/// the taps whose input window meets the nonzero box of the convolution's
+/// input: a skipped tap would only add products of zeros. That takes 0 * x
+/// to be 0, as PyTorch does by never multiplying padding: a filter holding
+/// an infinity or a NaN no longer makes the border outputs NaN. `tile` reads
+/// its input through unit-stride extract_slices whose offsets grow with the
+/// loop's induction variable. Only dimensions with at least 1/16 of padding
+/// are narrowed: a narrowed loop's bounds are only known at run time. Returns
+/// how many loops were narrowed; loops that do not match stay as they are.
 unsigned
 skipTapsReadingOnlyPadding(mlir::RewriterBase &rewriter,
                            mlir::linalg::LinalgOp tile,

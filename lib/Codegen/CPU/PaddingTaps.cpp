@@ -109,6 +109,7 @@ std::optional<ke::NonzeroBox> getPermutedBox(linalg::LinalgOp copy,
     unsigned loop = outputMap.getDimPosition(result);
     std::optional<unsigned> read =
         inputMap.getResultPosition(getAffineDimExpr(loop, copy.getContext()));
+    assert(read && "both maps are permutations");
     output.push_back((*input)[*read]);
   }
   return output;
@@ -197,7 +198,7 @@ bool addsProductsOfItsInput(linalg::LinalgOp op) {
 /// [low, high). False (nothing changed) when the offset is not such a
 /// function, growing with the induction variable.
 bool narrowLoop(RewriterBase &rewriter, scf::ForOp loop, AffineMap offset,
-                SmallVector<Value> operands, int64_t window, int64_t low,
+                ArrayRef<Value> operands, int64_t window, int64_t low,
                 int64_t high) {
   Value tap = loop.getInductionVar();
   auto position = llvm::find(operands, tap);

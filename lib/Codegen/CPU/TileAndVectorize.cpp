@@ -1149,18 +1149,6 @@ linalg::LinalgOp cutReductionIntoBlocks(
   return cast<linalg::LinalgOp>(blocks->tiledOps.front());
 }
 
-/// The register tiling of a contraction or convolution: its parallel loops
-/// (a contraction's column blocks outside its rows, so a thread's rows of A
-/// stay in cache while one block of B's columns is swept down them) with the
-/// fill of its output fused, then its reduction loops inside them, the tile
-/// vectorized and its accumulators kept in registers across the reduction.
-/// A contraction with a long reduction is first cut into reduction blocks
-/// (cutReductionIntoBlocks), the blocks outermost: the output's fill then
-/// stays an op over the chunk before them. Summation order is unchanged:
-/// each output still adds its terms in order.
-/// Ops it creates or leaves that still need their own schedule (a
-/// convolution filter's packing into panels, that fill) are appended to
-/// `scheduleLater`.
 /// Narrows the reduction loops of `tiled` (tiled with `tileSizes` in the
 /// loop order of an op with `iterators`) to the taps that read data (see
 /// PaddingTaps.h).
@@ -1189,6 +1177,18 @@ void skipPaddingTaps(RewriterBase &rewriter,
   ke::skipTapsReadingOnlyPadding(rewriter, tile, reductionLoops);
 }
 
+/// The register tiling of a contraction or convolution: its parallel loops
+/// (a contraction's column blocks outside its rows, so a thread's rows of A
+/// stay in cache while one block of B's columns is swept down them) with the
+/// fill of its output fused, then its reduction loops inside them, the tile
+/// vectorized and its accumulators kept in registers across the reduction.
+/// A contraction with a long reduction is first cut into reduction blocks
+/// (cutReductionIntoBlocks), the blocks outermost: the output's fill then
+/// stays an op over the chunk before them. Summation order is unchanged:
+/// each output still adds its terms in order.
+/// Ops it creates or leaves that still need their own schedule (a
+/// convolution filter's packing into panels, that fill) are appended to
+/// `scheduleLater`.
 void tileBlocked(RewriterBase &rewriter, linalg::LinalgOp op,
                  ArrayRef<int64_t> registerTile,
                  const std::optional<ContractionBlock> &contraction,

@@ -1086,6 +1086,23 @@ func.func @conv_over_permuted_padding(%x: tensor<1x8x8x16xf32>, %w: tensor<3x5x8
 
 // -----
 
+// Dilated taps step 2 along the input: row oh's taps kh from
+// ceil((2 - oh) / 2), while 2 * kh + oh < 10.
+// TAPS-LABEL: func.func @dilated_conv_over_padded_input
+// TAPS:         affine.max affine_map<()[s0] -> ((-s0 + 2) ceildiv 2, 0)>
+// TAPS:         affine.min affine_map<()[s0] -> ((-s0 + 10) ceildiv 2, 3)>
+func.func @dilated_conv_over_padded_input(%x: tensor<1x8x16x8xf32>, %w: tensor<3x5x8x32xf32>, %init: tensor<1x8x12x32xf32>) -> tensor<1x8x12x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x20x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x20x8xf32>) -> tensor<1x12x20x8xf32>
+  %p = tensor.insert_slice %x into %z[0, 2, 2, 0] [1, 8, 16, 8] [1, 1, 1, 1] : tensor<1x8x16x8xf32> into tensor<1x12x20x8xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<2> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : tensor<1x12x20x8xf32>, tensor<3x5x8x32xf32>) outs(%init : tensor<1x8x12x32xf32>) -> tensor<1x8x12x32xf32>
+  return %r : tensor<1x8x12x32xf32>
+}
+
+// -----
+
 // Padding of ones is data: every tap runs.
 // TAPS-LABEL: func.func @conv_over_nonzero_padding
 // TAPS-NOT:     affine.max
