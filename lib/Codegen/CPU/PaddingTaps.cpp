@@ -286,37 +286,48 @@ unsigned ke::skipTapsReadingOnlyPadding(RewriterBase &rewriter,
     return 0;
   auto wholeType = cast<RankedTensorType>(whole.getType());
   MLIRContext *context = tile.getContext();
+  // Per padded dimension, the window's offset in the whole input (the sum
+  // of the slices' offsets) as an affine map of its leaf values, composed
+  // once for all loops.
+  struct PaddedDim {
+    int64_t dim, low, high;
+    AffineMap offset;
+    SmallVector<Value> operands;
+  };
+  SmallVector<PaddedDim> paddedDims;
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    auto [low, high] = (*box)[dim];
+    int64_t size = wholeType.getDimSize(dim);
+    int64_t data =
+        std::clamp<int64_t>(high, 0, size) - std::clamp<int64_t>(low, 0, size);
+    int64_t padding = size - std::max<int64_t>(data, 0);
+    if (padding * kLeastPaddingShare < size)
+      continue;
+    AffineExpr sum = getAffineConstantExpr(0, context);
+    SmallVector<Value> operands;
+    for (OpFoldResult offset : offsets[dim]) {
+      if (std::optional<int64_t> constant = getConstantIntValue(offset)) {
+        sum = sum + *constant;
+        continue;
+      }
+      sum = sum + getAffineSymbolExpr(operands.size(), context);
+      operands.push_back(cast<Value>(offset));
+    }
+    AffineMap map = AffineMap::get(0, operands.size(), sum, context);
+    affine::fullyComposeAffineMapAndOperands(&map, &operands);
+    affine::canonicalizeMapAndOperands(&map, &operands);
+    paddedDims.push_back({dim, low, high, map, std::move(operands)});
+  }
   unsigned narrowed = 0;
   for (scf::ForOp loop : reductionLoops) {
     std::optional<int64_t> step = getConstantIntValue(loop.getStep());
     if (!step || *step != 1)
       continue;
     bool changed = false;
-    for (int64_t dim = 0; dim < rank; ++dim) {
-      auto [low, high] = (*box)[dim];
-      int64_t size = wholeType.getDimSize(dim);
-      int64_t data = std::clamp<int64_t>(high, 0, size) -
-                     std::clamp<int64_t>(low, 0, size);
-      int64_t padding = size - std::max<int64_t>(data, 0);
-      if (padding * kLeastPaddingShare < size)
-        continue;
-      // The window's offset in the whole input: the sum of the slices'.
-      AffineExpr sum = getAffineConstantExpr(0, context);
-      SmallVector<Value> operands;
-      for (OpFoldResult offset : offsets[dim]) {
-        if (std::optional<int64_t> constant = getConstantIntValue(offset)) {
-          sum = sum + *constant;
-          continue;
-        }
-        sum = sum + getAffineSymbolExpr(operands.size(), context);
-        operands.push_back(cast<Value>(offset));
-      }
-      AffineMap map = AffineMap::get(0, operands.size(), sum, context);
-      affine::fullyComposeAffineMapAndOperands(&map, &operands);
-      affine::canonicalizeMapAndOperands(&map, &operands);
-      changed |= narrowLoop(rewriter, loop, map, operands,
-                            windowType.getDimSize(dim), low, high);
-    }
+    for (const PaddedDim &padded : paddedDims)
+      changed |= narrowLoop(rewriter, loop, padded.offset, padded.operands,
+                            windowType.getDimSize(padded.dim), padded.low,
+                            padded.high);
     narrowed += changed;
   }
   return narrowed;
