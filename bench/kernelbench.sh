@@ -165,9 +165,18 @@ run_problem() {
     # whose load changes.
     retimes=("$(run_default)" "$(run_default)" "$(run_best)")
   fi
-  python3 - "$name" "$src" "$evolve_status" "$seconds" "$default" "$best" "${retimes[@]}" > "$out/rows/$name.json" <<'PY'
+  # What the search output: a node's strategy, "(default lowering)" (the
+  # floor node) or, without a selected node, the kernel as written (a GPU
+  # search whose confirmation kept the reference). The last two are the
+  # default lowering's own program.
+  output=""
+  if [ -s "$out/$name.best.mlir" ]; then
+    output=$(sed -n 's/.*ke\.strategy = "\([^"]*\)".*/\1/p' "$out/$name.best.mlir" | head -1)
+    grep -q 'ke\.selected' "$out/$name.best.mlir" || output="(kernel as written)"
+  fi
+  python3 - "$name" "$src" "$evolve_status" "$seconds" "$output" "$default" "$best" "${retimes[@]}" > "$out/rows/$name.json" <<'PY'
 import json, sys
-name, src, status, seconds, default, best = sys.argv[1:7]
+name, src, status, seconds, output, default, best = sys.argv[1:8]
 def parse(text):
     try:
         return json.loads(text)
@@ -176,9 +185,10 @@ def parse(text):
 def median(report):
     return ((report or {}).get("time_ns") or {}).get("median") if (report or {}).get("correct") else None
 default, best = parse(default), parse(best)
-retimes = [parse(text) for text in sys.argv[7:]]
+retimes = [parse(text) for text in sys.argv[8:]]
 row = {"name": name, "file": src, "evolve_status": int(status),
-       "evolve_seconds": int(seconds), "default": default, "best": best}
+       "evolve_seconds": int(seconds), "output": output or None,
+       "default": default, "best": best}
 if len(retimes) == 3 and default and best:
     defaults = [m for m in (median(retimes[0]), median(retimes[1])) if m]
     bests = [m for m in (median(best), median(retimes[2])) if m]

@@ -29,8 +29,8 @@
 # dist/ke-*-linux-x86_64.tar.xz, else build/release/ke-linux-x86_64.tar.xz;
 # made by scripts/package.sh where ke builds): per kernel ke-evolve
 # target=nvgpu with budget N (64) and workers=N (4) candidates at a time,
-# capped at --timeout S seconds (420), the best and ke's default lowering
-# re-timed by ke-run, PyTorch eager and torch.compile timed in the same run,
+# stopping at --timeout S seconds (420) and confirming its output against
+# the default lowering, the best and ke's default lowering re-timed by ke-run, PyTorch eager and torch.compile timed in the same run,
 # then bench/gpu_table.py's table (fast_1, fast_2, geomeans vs eager and vs
 # torch.compile, candidates per minute). Everything lands in --out DIR
 # (build/bench/nvgpu), whose ke.db is removed first unless --keep-db.

@@ -89,7 +89,7 @@ llvm::Error HostJITRunner::measure(llvm::ArrayRef<HostTensor> inputs,
   report.temporaries = options.reuseTemporaries ? "reused" : "system";
   // Checks poison reused temporaries; timed calls get them as they are.
   setKernelHeapPoison(false);
-  auto poisonAgain = llvm::make_scope_exit([] { setKernelHeapPoison(true); });
+  llvm::scope_exit poisonAgain([] { setKernelHeapPoison(true); });
   TimingOptions timingOptions;
   timingOptions.minSeconds = options.minTimeSeconds;
   llvm::Error runError = llvm::Error::success();
