@@ -6,8 +6,10 @@
 # against the original reference; then a Markdown table with fast_0
 # (correct) for both and the search's speedup over the default lowering (the
 # two re-timed back to back after the search: output, default, default,
-# output, each its faster time), and
-# with PyTorch timings fast_1/fast_2 and the geomean against PyTorch eager
+# output, each its faster time; an output that is the default lowering's
+# own program, the floor node or the kernel as written, counts at the
+# default's time, and the gap between the two readings is reported as
+# noise), and with PyTorch timings fast_1/fast_2 and the geomean against PyTorch eager
 # and torch.compile.
 #
 #   bench/kernelbench.sh DIR [--target cpu] [--budget N] [--threads N]
