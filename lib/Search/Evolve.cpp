@@ -89,6 +89,7 @@ std::string EvolvePass::optionsJson() const {
                             {"seed", static_cast<int64_t>(seed.getValue())},
                             {"seeds", seeds.getValue()},
                             {"proposer", proposer.getValue()},
+                            {"default_variants", defaultVariants.getValue()},
                             // What the session will use: the option, else
                             // the environment (LLMConfig::resolve's order).
                             {"llm_provider", fromEnvironment(llmProvider,
@@ -335,6 +336,7 @@ void EvolvePass::runOnOperation() {
   options.profile = profile;
   options.proposer = proposer;
   options.proposals = proposals;
+  options.defaultVariants = defaultVariants;
   options.skills = skills;
   options.warmStart = warmStart;
   options.keepTree = keepTree;

@@ -401,7 +401,7 @@ LogicalResult KernelSearch::run() {
     node.strategy = "(default lowering)";
     std::string problem;
     FailureOr<OwningOpRef<ModuleOp>> lowered =
-        buildDefaultLowering(kernel, ke::kDefaultVectorWidth, problem);
+        buildDefaultLowering(kernel, propose::DefaultLoweringKnobs(), problem);
     if (succeeded(lowered)) {
       node.payloadIR = printOp(**lowered);
       node.irHash = hashText(node.payloadIR);
@@ -434,7 +434,7 @@ LogicalResult KernelSearch::run() {
 
   // The proposers this search draws from; with several (mixed), a bandit
   // picks one per expansion.
-  std::unique_ptr<propose::Proposer> ownedProposer;
+  std::unique_ptr<propose::Proposer> ownedProposer, ownedVariants;
   std::vector<propose::Proposer *> arms;
   if (proposer == "file") {
     auto fileProposer = propose::FileProposer::create(proposals, context);
@@ -455,6 +455,23 @@ LogicalResult KernelSearch::run() {
                            opKinds, resources.anchor);
           });
       arms.push_back(ownedProposer.get());
+      // The library's schedules start over from the linalg ops; on the
+      // host, the default lowering under other budgets explores around the
+      // floor.
+      if (defaultVariants && targetInfo->runsInProcess()) {
+        auto build = [&](const propose::DefaultLoweringKnobs &knobs)
+            -> llvm::Expected<std::string> {
+          std::string problem;
+          FailureOr<OwningOpRef<ModuleOp>> lowered =
+              buildDefaultLowering(kernel, knobs, problem);
+          if (failed(lowered))
+            return llvm::createStringError(problem);
+          return printOp(**lowered);
+        };
+        ownedVariants = std::make_unique<propose::DefaultVariantsProposer>(
+            build, getHostVectorRegisterFile());
+        arms.push_back(ownedVariants.get());
+      }
     }
     if (resources.llmSession)
       arms.push_back(&resources.llmSession->getProposer());

@@ -173,7 +173,8 @@ std::string ke::search::checkLowers(ModuleOp candidate,
 }
 
 FailureOr<OwningOpRef<ModuleOp>>
-ke::search::buildDefaultLowering(func::FuncOp kernel, int64_t vectorWidth,
+ke::search::buildDefaultLowering(func::FuncOp kernel,
+                                 const propose::DefaultLoweringKnobs &knobs,
                                  std::string &problem) {
   MLIRContext *context = kernel.getContext();
   OwningOpRef<ModuleOp> module = ModuleOp::create(kernel.getLoc());
@@ -183,7 +184,9 @@ ke::search::buildDefaultLowering(func::FuncOp kernel, int64_t vectorWidth,
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
   LowerCPUOptions options;
-  options.vectorWidth = vectorWidth;
+  options.vectorWidth = knobs.vectorWidth;
+  options.elementwiseVectorWidth = knobs.elementwiseVectorWidth;
+  options.vectorRegisters = knobs.vectorRegisters;
   if (failed(parsePassPipeline(getDefaultCPUSchedulePipeline(options), pm,
                                errorStream))) {
     problem = "cannot build the default schedule: " + errors;

@@ -44,6 +44,7 @@ struct KernelSearchOptions {
   std::string profile = "auto";
   std::string proposer = "library", proposals;
   bool skills = true, warmStart = true, keepTree = false;
+  bool defaultVariants = true; ///< CPU: the default lowering, re-budgeted
   double exploration = 0.5;
   bool costModel = true;         ///< screen library proposals (CPU)
   unsigned costModelPool = 8;    ///< proposals drawn per measured one

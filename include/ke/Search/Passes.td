@@ -148,6 +148,10 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"proposer", "proposer", "std::string", /*default=*/"\"library\"",
            "library, llm, mixed (UCB picks library or llm per expansion) "
            "or file">,
+    Option<"defaultVariants", "default-variants", "bool", /*default=*/"true",
+           "CPU: beside the library, propose ke's default lowering under "
+           "other register and vector budgets than the host's (the "
+           "default-variants proposer: a few candidates around the floor)">,
     Option<"proposals", "proposals", "std::string", /*default=*/"\"\"",
            "File of candidate functions for proposer=file">,
     Option<"db", "db", "std::string", /*default=*/"\"ke.db\"",

@@ -12,6 +12,7 @@
 #define KE_SEARCH_SEARCHSESSION_H
 
 #include "ke/KeDialect.h"
+#include "ke/Propose/DefaultVariantsProposer.h"
 #include "ke/Propose/LLMSession.h"
 #include "ke/Propose/Proposer.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -132,9 +133,11 @@ mlir::LogicalResult inlineHelperCalls(mlir::ModuleOp module,
 /// The kernel as ke-run without --naive schedules it (the default
 /// lowering's stages before bufferization, from the kernel as written, not
 /// from the search's prepared base), as a module of its own, or why it
-/// could not be built: the search's floor.
+/// could not be built: the search's floor, and under other `knobs` the
+/// default-variants proposer's candidates.
 mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
-buildDefaultLowering(mlir::func::FuncOp kernel, int64_t vectorWidth,
+buildDefaultLowering(mlir::func::FuncOp kernel,
+                     const propose::DefaultLoweringKnobs &knobs,
                      std::string &problem);
 
 /// Appends a ke.candidate to `kernel` holding `payload` (renamed
