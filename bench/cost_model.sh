@@ -51,8 +51,9 @@ done
 search() { # kernel mode seed
   local db="$out/$1-$2-$3.db"
   rm -f "$db" "$db-wal" "$db-shm"
+  # The library alone: the model ranks its schedules, not the default's variants.
   KE_RUN="$bin/ke-run" "$bin/ke-opt" "$root/bench/kernels/$1.mlir" \
-    --ke-evolve="budget=$budget threads=$threads seed=$3 cost-model=$2 skills=false db=$db" \
+    --ke-evolve="budget=$budget threads=$threads seed=$3 cost-model=$2 skills=false default-variants=false db=$db" \
     -o /dev/null 2> "$out/$1-$2-$3.log" || echo "bench/cost_model.sh: $1 cost-model=$2 seed=$3 failed (see $out/$1-$2-$3.log)" >&2
 }
 export -f search

@@ -7,9 +7,8 @@
 # (correct) for both and the search's speedup over the default lowering (the
 # two re-timed back to back after the search: output, default, default,
 # output, each its faster time; an output that is the default lowering's
-# own program, the floor node or the kernel as written, counts at the
-# default's time, and the gap between the two readings is reported as
-# noise), and with PyTorch timings fast_1/fast_2 and the geomean against PyTorch eager
+# own program, the floor node, counts at the default's time, and the gap
+# between the two readings is reported as noise), and with PyTorch timings fast_1/fast_2 and the geomean against PyTorch eager
 # and torch.compile.
 #
 #   bench/kernelbench.sh DIR [--target cpu] [--budget N] [--threads N]
@@ -168,9 +167,8 @@ run_problem() {
     retimes=("$(run_default)" "$(run_default)" "$(run_best)")
   fi
   # What the search output: a node's strategy, "(default lowering)" (the
-  # floor node) or, without a selected node, the kernel as written (a GPU
-  # search whose confirmation kept the reference). The last two are the
-  # default lowering's own program.
+  # floor node: the default lowering's own program) or, without a selected
+  # node, the kernel as written (timed as the naive reference by run_best).
   output=""
   if [ -s "$out/$name.best.mlir" ]; then
     output=$(sed -n 's/.*ke\.strategy = "\([^"]*\)".*/\1/p' "$out/$name.best.mlir" | head -1)

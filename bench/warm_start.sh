@@ -27,7 +27,8 @@ similar="$root/bench/similar/$kernel.mlir"
 [ -f "$similar" ] || { echo "bench/warm_start.sh: no similar kernel $similar" >&2; exit 2; }
 
 evolve() { # input db seed
-  "$root/build/bin/ke-opt" "$1" --ke-evolve="budget=$budget threads=$threads seed=$3 db=$2" \
+  # The library alone: warm starts seed its schedules.
+  "$root/build/bin/ke-opt" "$1" --ke-evolve="budget=$budget threads=$threads seed=$3 default-variants=false db=$2" \
     -o /dev/null 2>> "$work/log.txt"
 }
 # Best speedup after each evaluated candidate of the latest run of a db.

@@ -5,6 +5,8 @@
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
+
 using namespace ke::propose;
 
 std::string DefaultLoweringKnobs::describe() const {
@@ -47,13 +49,16 @@ DefaultVariantsProposer::getVariants(VectorRegisterFile host) {
           registers(host.count * 2),     width(kDefaultVectorWidth / 2)};
 }
 
-DefaultVariantsProposer::DefaultVariantsProposer(Builder build,
-                                                 VectorRegisterFile host)
-    : build(std::move(build)), variants(getVariants(host)) {
-  if (llvm::Expected<std::string> floor = this->build(DefaultLoweringKnobs()))
-    seen.insert(llvm::hash_value(*floor));
-  else
-    llvm::consumeError(floor.takeError()); // the floor reports it
+std::string
+DefaultVariantsProposer::getStrategy(const DefaultLoweringKnobs &knobs) {
+  return "default lowering, " + knobs.describe();
+}
+
+DefaultVariantsProposer::DefaultVariantsProposer(
+    Builder build, VectorRegisterFile host, llvm::StringRef floorIR,
+    const llvm::StringSet<> &recorded)
+    : build(std::move(build)), variants(getVariants(host)), recorded(recorded) {
+  seen.insert(llvm::hash_value(floorIR));
 }
 
 std::vector<Proposal>
@@ -62,8 +67,9 @@ DefaultVariantsProposer::propose(const ProposalContext &context) {
   while (proposals.size() < context.count && next < variants.size()) {
     const DefaultLoweringKnobs &knobs = variants[next++];
     Proposal proposal;
-    proposal.strategy = "default lowering, " + knobs.describe();
-    proposal.pinned = true; // a handful, each measured
+    proposal.strategy = getStrategy(knobs);
+    if (recorded.contains(proposal.strategy))
+      continue; // measured before this run was resumed
     proposal.memory = MemoryOperator::Restart;
     llvm::Expected<std::string> payload = build(knobs);
     if (!payload) {

@@ -45,6 +45,14 @@ using Clock = std::chrono::steady_clock;
 /// measured like any candidate so the search never returns something slower.
 constexpr llvm::StringLiteral kFloorProposer = "default";
 
+/// Whether the tree may expand a node: a correct one that a proposer can
+/// refine. A variant of the default lowering has no schedule to mutate (the
+/// library would only re-propose its default schedule under it).
+bool isExpandable(const store::NodeRecord &node) {
+  return node.status == "correct" &&
+         node.proposer != propose::DefaultVariantsProposer::kName;
+}
+
 /// The search tree with its records, as a proposal context reads it.
 class EvolveTreeView : public CandidateTreeView {
 public:
@@ -345,7 +353,7 @@ LogicalResult KernelSearch::run() {
                         ? indexOfDbId[*stored.parent]
                         : 0;
     size_t index = tree.addChild(parent, stored.speedup.value_or(0.0),
-                                 stored.status == "correct");
+                                 isExpandable(stored));
     indexOfDbId[stored.id] = index;
     seen.insert(stored.irHash);
     summary.account(stored.status);
@@ -457,8 +465,13 @@ LogicalResult KernelSearch::run() {
       arms.push_back(ownedProposer.get());
       // The library's schedules start over from the linalg ops; on the
       // host, the default lowering under other budgets explores around the
-      // floor.
-      if (defaultVariants && targetInfo->runsInProcess()) {
+      // floor (none when the floor itself does not build or run).
+      if (defaultVariants && targetInfo->runsInProcess() && floor &&
+          floor->status == "correct") {
+        llvm::StringSet<> recordedVariants;
+        for (const store::NodeRecord &node : nodes)
+          if (node.proposer == propose::DefaultVariantsProposer::kName)
+            recordedVariants.insert(node.strategy);
         auto build = [&](const propose::DefaultLoweringKnobs &knobs)
             -> llvm::Expected<std::string> {
           std::string problem;
@@ -469,7 +482,8 @@ LogicalResult KernelSearch::run() {
           return printOp(**lowered);
         };
         ownedVariants = std::make_unique<propose::DefaultVariantsProposer>(
-            build, getHostVectorRegisterFile());
+            build, getHostVectorRegisterFile(), floor->payloadIR,
+            recordedVariants);
         arms.push_back(ownedVariants.get());
       }
     }
@@ -616,7 +630,7 @@ LogicalResult KernelSearch::run() {
       if (failed(committed))
         return failure();
       double speedup = *committed;
-      size_t index = tree.addChild(parent, speedup, node.status == "correct");
+      size_t index = tree.addChild(parent, speedup, isExpandable(node));
       indexOfDbId[node.id] = index;
       if (screen)
         screen->learn(node);
@@ -624,7 +638,9 @@ LogicalResult KernelSearch::run() {
       bestOfExpansion = std::max(bestOfExpansion, speedup);
       // A clean-slate proposal was built from the reference: its gain is
       // over the reference, not over the node it hangs under.
-      if (skills && speedup > 0)
+      // A variant of the default lowering is no reusable rewrite.
+      if (skills && speedup > 0 &&
+          node.proposer != propose::DefaultVariantsProposer::kName)
         distilSkill(*resources.database, resources.run, target, node,
                     node.memoryOperator == "restart" ? nodes[0] : nodes[parent],
                     naiveNs, opKinds, freshRewrites[i], resources.anchor);

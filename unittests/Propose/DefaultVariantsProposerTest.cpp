@@ -46,7 +46,8 @@ TEST(DefaultVariantsProposerTest, SkipsVariantsThatBuildTheFloor) {
   auto elementwiseOnly = [](const DefaultLoweringKnobs &knobs) {
     return knobs.elementwiseVectorWidth != 0;
   };
-  DefaultVariantsProposer proposer(knobEcho(elementwiseOnly, built), {16, 256});
+  DefaultVariantsProposer proposer(knobEcho(elementwiseOnly, built), {16, 256},
+                                   "floor");
   EXPECT_EQ(proposer.getName(), "default-variants");
   ProposalContext context;
   context.count = 3;
@@ -56,9 +57,8 @@ TEST(DefaultVariantsProposerTest, SkipsVariantsThatBuildTheFloor) {
   EXPECT_EQ(first[1].strategy, "default lowering, vector-registers=24");
   EXPECT_EQ(first[2].strategy, "default lowering, vector-width=16");
   EXPECT_EQ(first[0].payloadIR, "vector-registers=12");
-  EXPECT_TRUE(first[0].pinned);
-  // The floor was built first, to know its IR.
-  EXPECT_EQ(built.front(), "host budgets");
+  // The floor's IR was given, not built again.
+  EXPECT_EQ(llvm::count(built, "host budgets"), 0);
   context.count = 8;
   std::vector<Proposal> rest = proposer.propose(context);
   ASSERT_EQ(rest.size(), 3u);
@@ -68,14 +68,13 @@ TEST(DefaultVariantsProposerTest, SkipsVariantsThatBuildTheFloor) {
 }
 
 TEST(DefaultVariantsProposerTest, ABuildThatFailsIsAFailedProposal) {
-  std::vector<std::string> built;
   DefaultVariantsProposer proposer(
       [&](const DefaultLoweringKnobs &knobs) -> llvm::Expected<std::string> {
         if (knobs.vectorRegisters == 12)
           return llvm::createStringError("register blocks do not fit");
         return knobs.describe();
       },
-      {16, 256});
+      {16, 256}, "floor");
   ProposalContext context;
   std::vector<Proposal> proposals = proposer.propose(context);
   ASSERT_EQ(proposals.size(), 1u);
@@ -83,4 +82,19 @@ TEST(DefaultVariantsProposerTest, ABuildThatFailsIsAFailedProposal) {
   EXPECT_EQ(proposals[0].error, "the default schedule with "
                                 "vector-registers=12: register blocks do not "
                                 "fit");
+}
+
+TEST(DefaultVariantsProposerTest, AResumedRunSkipsWhatItRecorded) {
+  std::vector<std::string> built;
+  llvm::StringSet<> recorded;
+  recorded.insert("default lowering, vector-registers=12");
+  DefaultVariantsProposer proposer(
+      knobEcho([](const DefaultLoweringKnobs &) { return false; }, built),
+      {16, 256}, "floor", recorded);
+  ProposalContext context;
+  std::vector<Proposal> proposals = proposer.propose(context);
+  ASSERT_EQ(proposals.size(), 1u);
+  EXPECT_EQ(proposals[0].strategy,
+            "default lowering, elementwise-vector-width=16");
+  EXPECT_EQ(built, std::vector<std::string>{"elementwise-vector-width=16"});
 }

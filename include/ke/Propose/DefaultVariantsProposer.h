@@ -1,12 +1,9 @@
 //===- DefaultVariantsProposer.h - default lowering variants -*- C++ -*-===//
 //
-// The library's schedules start over from the kernel's linalg ops; on
-// kernels the default lowering was tuned on (GEMMs, convolutions, pools,
-// norms) its 32 candidates ran 2-7x slower than the floor, so a CPU search
-// mostly ended at the floor. These proposals are the default lowering
-// itself under other register and vector budgets than the host's: other
-// register blocks, panel widths and elementwise widths, each still the whole
-// default pipeline. A search explores around its floor with them.
+// ke's default lowering under other register and vector budgets than the
+// host's, each still the whole default pipeline: candidates around the
+// search's floor, where the library's schedules start over from the linalg
+// ops (docs/search.md says how far behind the floor those start).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +14,8 @@
 #include "ke/Propose/Proposer.h"
 
 #include "llvm/Support/Error.h"
+
+#include "llvm/ADT/StringSet.h"
 
 #include <functional>
 #include <set>
@@ -42,15 +41,21 @@ public:
       std::function<llvm::Expected<std::string>(const DefaultLoweringKnobs &)>;
 
   /// Variants sized for `host`'s register file, each proposed once; those
-  /// whose IR is the default lowering's (or an earlier variant's) are
-  /// skipped.
-  DefaultVariantsProposer(Builder build, VectorRegisterFile host);
+  /// whose IR is `floorIR` (the default lowering's, as `build` prints it)
+  /// or an earlier variant's, and those whose strategy is in `recorded` (a
+  /// resumed run's), are skipped.
+  DefaultVariantsProposer(Builder build, VectorRegisterFile host,
+                          llvm::StringRef floorIR,
+                          const llvm::StringSet<> &recorded = {});
 
-  std::string getName() const override { return "default-variants"; }
+  static constexpr llvm::StringLiteral kName = "default-variants";
+  std::string getName() const override { return kName.str(); }
   std::vector<Proposal> propose(const ProposalContext &context) override;
 
   /// The variants for `host`, in the order they are proposed.
   static std::vector<DefaultLoweringKnobs> getVariants(VectorRegisterFile host);
+  /// A variant's node strategy.
+  static std::string getStrategy(const DefaultLoweringKnobs &knobs);
 
 private:
   Builder build;
@@ -58,6 +63,7 @@ private:
   size_t next = 0;
   /// Hashes of the IR proposed so far, the default lowering's first.
   std::set<size_t> seen;
+  llvm::StringSet<> recorded;
 };
 
 } // namespace ke::propose

@@ -99,7 +99,9 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     the parent's IR and diagnosis, the memory operator's context, knowledge
     passages retrieved from `kb/` and skills; the reply is a transform
     script or a whole new function; see docs/llm.md), `mixed` (UCB1 gives
-    each expansion to the library or to the LLM by the rewards they earned)
+    each expansion to the library or to the LLM by the rewards they earned;
+    on the host CPU, with `default-variants`, to the default lowering's
+    variants too)
     and `file` (the functions of the file `proposals`, served in order: hand-
     written candidates, or replies recorded elsewhere).
 
