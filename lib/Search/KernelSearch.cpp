@@ -553,6 +553,11 @@ LogicalResult KernelSearch::run() {
       break;
     }
 
+    // A variant of the default lowering derives from no node: it hangs
+    // under the reference, whichever node was selected.
+    size_t attachTo =
+        chosen.getName() == propose::DefaultVariantsProposer::kName ? 0
+                                                                    : parent;
     // Build and check each child in-process; only new, valid IR is
     // evaluated by a subprocess.
     std::vector<store::NodeRecord> fresh;
@@ -563,8 +568,8 @@ LogicalResult KernelSearch::run() {
       store::NodeRecord node;
       node.run = resources.run;
       node.kernel = record.id;
-      if (parent != 0)
-        node.parent = nodes[parent].id;
+      if (attachTo != 0)
+        node.parent = nodes[attachTo].id;
       node.proposer = chosen.getName();
       node.llmCall = proposal.llmCall;
       node.memoryOperator =
@@ -630,7 +635,7 @@ LogicalResult KernelSearch::run() {
       if (failed(committed))
         return failure();
       double speedup = *committed;
-      size_t index = tree.addChild(parent, speedup, isExpandable(node));
+      size_t index = tree.addChild(attachTo, speedup, isExpandable(node));
       indexOfDbId[node.id] = index;
       if (screen)
         screen->learn(node);
