@@ -623,15 +623,15 @@ llvm::Error ke::eval::evaluateKernel(const KernelJob &job,
   }
   std::optional<TensorFile> given;
   if (!options.expectedFile.empty()) {
-    setEvaluationStage("compare with expected");
+    setEvaluationStage(kCompareWithExpectedStage.data());
     llvm::Expected<TensorFile> file = readTensorFile(options.expectedFile);
     if (!file)
-      return llvm::createStringError("compare with expected: " +
-                                     llvm::toString(file.takeError()));
+      return llvm::createStringError(llvm::Twine(kCompareWithExpectedStage) +
+                                     ": " + llvm::toString(file.takeError()));
     if (llvm::Error error = checkAgainstFile(
             *signature, *runner, options.expectedFile, *file, report))
-      return llvm::createStringError("compare with expected: " +
-                                     llvm::toString(std::move(error)));
+      return llvm::createStringError(llvm::Twine(kCompareWithExpectedStage) +
+                                     ": " + llvm::toString(std::move(error)));
     given = std::move(*file);
   }
   report.correct = true;

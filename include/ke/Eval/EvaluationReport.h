@@ -11,6 +11,7 @@
 
 #include "ke/Eval/Timing.h"
 #include "ke/Eval/WorkEstimate.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
@@ -24,6 +25,11 @@ class raw_ostream;
 } // namespace llvm
 
 namespace ke::eval {
+
+/// The stage of an error from the check against a tensor file's outputs
+/// (`--expected`): what a caller tells apart from ke's own reference check.
+inline constexpr llvm::StringLiteral kCompareWithExpectedStage =
+    "compare with expected";
 
 struct EvaluationReport {
   std::string kernel, candidate, target = "cpu";
