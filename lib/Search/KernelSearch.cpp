@@ -191,7 +191,12 @@ LogicalResult KernelSearch::confirmChoice(
   }
   std::vector<ConfirmedTime> times =
       retimeBackToBack(evaluator, paths, referencePath, name);
-  std::optional<size_t> fastest = findFastest(times);
+  // The first contender is the floor (or the reference standing for it)
+  // when there is one.
+  bool firstIsFloor = (floor && floor->status == "correct") || reference;
+  std::optional<size_t> fastest =
+      chooseConfirmed(times, firstIsFloor ? std::optional<size_t>(0)
+                                          : std::nullopt);
   if (!fastest || getStopSignal())
     return success(); // keep what the search measured
   const store::NodeRecord *confirmed = contenders[*fastest];

@@ -4,8 +4,11 @@
 // timed minutes apart on a machine whose load changes, so the fastest as
 // measured is not always the fastest. Before the output is chosen, the
 // contenders (the floor and the best few correct nodes) are timed again back
-// to back, one at a time, twice in opposite orders, and checked again
-// against the reference; the output is the fastest of those times.
+// to back, one at a time, in three rounds of alternating order, and checked
+// again against the reference. A node replaces the floor only if it beats it
+// in every round by a margin: programs within the machine's noise of each
+// other (the default lowering's variants often are) would otherwise be
+// chosen by that noise, half the time slower.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,18 +30,27 @@ struct ConfirmedTime {
   /// The faster of the two re-timings (ns); none when either was not
   /// correct.
   std::optional<double> timeNs;
-  std::string problem; ///< why not, when not
+  std::string problem;         ///< why not, when not
+  std::vector<double> roundNs; ///< each round's time, while correct
 };
 
-/// Re-times the candidates at `paths` (one at a time, in order and then in
-/// reverse order) against the reference.
+/// Rounds of re-timing, in alternating order.
+inline constexpr int kConfirmationRounds = 3;
+/// How much faster than the floor a node must be in every round.
+inline constexpr double kConfirmationMargin = 0.03;
+
+/// Re-times the candidates at `paths` (one at a time, kConfirmationRounds
+/// rounds in alternating order) against the reference.
 std::vector<ConfirmedTime> retimeBackToBack(eval::Evaluator &evaluator,
                                             llvm::ArrayRef<std::string> paths,
                                             llvm::StringRef referencePath,
                                             llvm::StringRef kernelName);
 
-/// The index of the fastest confirmed time; none when none was confirmed.
-std::optional<size_t> findFastest(llvm::ArrayRef<ConfirmedTime> times);
+/// The output: the fastest confirmed contender that beats `floor` (an index
+/// of `times`) in every round by kConfirmationMargin, else the floor; with
+/// no floor, or one that failed, the fastest. None when none was confirmed.
+std::optional<size_t> chooseConfirmed(llvm::ArrayRef<ConfirmedTime> times,
+                                      std::optional<size_t> floor);
 
 } // namespace ke::search
 
