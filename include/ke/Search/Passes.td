@@ -199,9 +199,10 @@ def KeEvolve : Pass<"ke-evolve", "mlir::ModuleOp"> {
     Option<"confirm", "confirm", "unsigned", /*default=*/"3",
            "Before choosing the output, re-time the floor (on GPU targets "
            "the reference, as the default pipeline lowers it) and this many of "
-           "the best nodes back to back, twice in opposite orders, each "
-           "checked again against the reference, and output the fastest (0: "
-           "choose by the times measured during the search)">,
+           "the best nodes back to back, three rounds in alternating order, "
+           "each checked again against the reference; a node is the output "
+           "only if it beats the floor in every round by 3 % (0: choose by "
+           "the times measured during the search)">,
     Option<"costModelTrust", "cost-model-trust", "double",
            /*default=*/"0.2",
            "Agreement (Kendall's tau, -1 to 1) between the cost model's "
